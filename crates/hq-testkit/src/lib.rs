@@ -1,0 +1,403 @@
+//! The shared correctness suite for slider-attack backends.
+//!
+//! Every backend crate's test is one call:
+//!
+//! ```
+//! # use hq_core::{Bitboard, Line, SliderAttacks, Square, reference};
+//! # #[derive(Clone, Copy, Debug)] struct MyBackend;
+//! # impl SliderAttacks for MyBackend {
+//! #     const NAME: &'static str = "doc-oracle";
+//! #     const REQUIRED_FEATURES: &'static [&'static str] = &[];
+//! #     fn is_supported() -> bool { true }
+//! #     unsafe fn new_unchecked() -> Self { MyBackend }
+//! #     fn line_attacks(self, l: Line, s: Square, o: Bitboard) -> Bitboard { reference::line_attacks(s, l, o) }
+//! # }
+//! let report = hq_testkit::check_or_skip::<MyBackend>(hq_testkit::Depth::Quick);
+//! assert!(report.is_some_and(|r| r.total() > 0));
+//! ```
+//!
+//! What it checks, always against [`hq_core::reference`] (the oracle):
+//!
+//! * **Exhaustive, per line**: for every square and every line, every subset
+//!   of the line mask as the occupancy on that line, with random bits off the
+//!   line (which must not change the answer) and the slider's own bit set or
+//!   not at random.
+//! * **Exhaustive, per piece**: rook attacks over every subset of rank ∪ file
+//!   (2^14 per square), bishop attacks over every subset of both diagonals;
+//!   queen attacks over every subset of the rook lines with random diagonal
+//!   bits and every subset of the diagonals with random rook-line bits.
+//! * **Batch** entry points on random occupancies and random square lists of
+//!   every length from 0 to 70 (so SIMD remainders are hit).
+//! * **Set-wise** entry points on random slider sets of several densities.
+//! * **proptest** over random squares and occupancies of several densities.
+//!
+//! It prints the backend's name and the number of cases of each kind.
+
+use hq_core::{Bitboard, LINE_MASKS, Line, SliderAttacks, Square, reference};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use std::fmt;
+
+/// How much of the suite to run.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Depth {
+    /// Everything: exhaustive parts in full, 20 000 proptest cases per entry point.
+    Full,
+    /// Exhaustive per line, sampled per piece, 500 proptest cases: for slow
+    /// backends (emulated instruction sets) and doc tests.
+    Quick,
+}
+
+/// How many cases of each kind were checked, all with zero mismatches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    /// The backend's name.
+    pub backend: &'static str,
+    /// Exhaustive single-line cases.
+    pub line_cases: u64,
+    /// Exhaustive rook, bishop and queen cases.
+    pub piece_cases: u64,
+    /// Batch results compared.
+    pub batch_cases: u64,
+    /// Set-wise calls compared.
+    pub setwise_cases: u64,
+    /// proptest cases.
+    pub random_cases: u64,
+}
+
+impl Report {
+    /// All cases together.
+    pub fn total(&self) -> u64 {
+        self.line_cases + self.piece_cases + self.batch_cases + self.setwise_cases + self.random_cases
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "hq-testkit: backend {} checked against the oracle: {} exhaustive line cases, \
+             {} exhaustive piece cases, {} batch results, {} set-wise calls, {} proptest cases \
+             ({} in all), 0 mismatches",
+            self.backend,
+            self.line_cases,
+            self.piece_cases,
+            self.batch_cases,
+            self.setwise_cases,
+            self.random_cases,
+            self.total()
+        )
+    }
+}
+
+/// The first disagreement with the oracle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The backend's name.
+    pub backend: &'static str,
+    /// What was asked, with its inputs.
+    pub what: String,
+    /// The oracle's answer.
+    pub expected: Bitboard,
+    /// The backend's answer.
+    pub got: Bitboard,
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "backend {} disagrees with the oracle on {}:\nexpected {:?}\n{}\ngot {:?}\n{}",
+            self.backend, self.what, self.expected, self.expected, self.got, self.got
+        )
+    }
+}
+
+impl std::error::Error for Mismatch {}
+
+/// A failure of the proptest part, or a mismatch found by the exhaustive part.
+pub type CheckResult = Result<Report, Box<dyn std::error::Error + Send + Sync>>;
+
+/// A small fixed-seed generator for the bits the exhaustive part adds off the line.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+/// Calls `f` with every subset of `mask` (the carry-rippler enumeration).
+pub fn for_each_subset(mask: u64, mut f: impl FnMut(u64)) {
+    let mut subset = 0u64;
+    loop {
+        f(subset);
+        subset = subset.wrapping_sub(mask) & mask;
+        if subset == 0 {
+            break;
+        }
+    }
+}
+
+fn compare(
+    backend: &'static str,
+    what: impl FnOnce() -> String,
+    expected: Bitboard,
+    got: Bitboard,
+) -> Result<(), Mismatch> {
+    if expected == got { Ok(()) } else { Err(Mismatch { backend, what: what(), expected, got }) }
+}
+
+/// Exhaustive single-line check. Returns the number of cases.
+pub fn check_lines_exhaustive<B: SliderAttacks>(backend: B) -> Result<u64, Mismatch> {
+    let mut rng = SplitMix64(0x5EED_0001);
+    let mut cases = 0;
+    for sq in Square::ALL {
+        for line in Line::ALL {
+            let mask = LINE_MASKS[sq as usize].get(line);
+            let mut result = Ok(());
+            for_each_subset(mask, |subset| {
+                if result.is_err() {
+                    return;
+                }
+                let noise = rng.next_u64() & !mask & !sq.bit();
+                let own = if rng.next_u64() & 1 == 0 { 0 } else { sq.bit() };
+                let occ = Bitboard(subset | noise | own);
+                cases += 1;
+                result = compare(
+                    B::NAME,
+                    || format!("line_attacks({line:?}, {sq}, {occ:?})"),
+                    reference::line_attacks(sq, line, occ),
+                    backend.line_attacks(line, sq, occ),
+                );
+            });
+            result?;
+        }
+    }
+    Ok(cases)
+}
+
+/// Exhaustive per-piece check. `stride` > 1 samples every `stride`-th subset
+/// (by a fixed pattern) instead of all. Returns the number of cases.
+pub fn check_pieces_exhaustive<B: SliderAttacks>(backend: B, stride: u64) -> Result<u64, Mismatch> {
+    let mut rng = SplitMix64(0x5EED_0002);
+    let mut cases = 0u64;
+    for sq in Square::ALL {
+        let m = LINE_MASKS[sq as usize];
+        let rook_lines = m.rank | m.file;
+        let bishop_lines = m.diagonal | m.anti_diagonal;
+        let mut result = Ok(());
+        let mut index = 0u64;
+        for_each_subset(rook_lines, |subset| {
+            index += 1;
+            if result.is_err() || index % stride != 0 {
+                return;
+            }
+            let occ = Bitboard(subset | (rng.next_u64() & !rook_lines & !sq.bit()));
+            let queen_occ = Bitboard(subset | (rng.next_u64() & !rook_lines));
+            cases += 2;
+            result = compare(
+                B::NAME,
+                || format!("rook_attacks({sq}, {occ:?})"),
+                reference::rook_attacks(sq, occ),
+                backend.rook_attacks(sq, occ),
+            )
+            .and_then(|()| {
+                compare(
+                    B::NAME,
+                    || format!("queen_attacks({sq}, {queen_occ:?})"),
+                    reference::queen_attacks(sq, queen_occ),
+                    backend.queen_attacks(sq, queen_occ),
+                )
+            });
+        });
+        std::mem::replace(&mut result, Ok(()))?;
+        for_each_subset(bishop_lines, |subset| {
+            index += 1;
+            if result.is_err() || index % stride != 0 {
+                return;
+            }
+            let occ = Bitboard(subset | (rng.next_u64() & !bishop_lines & !sq.bit()));
+            let queen_occ = Bitboard(subset | (rng.next_u64() & !bishop_lines));
+            cases += 2;
+            result = compare(
+                B::NAME,
+                || format!("bishop_attacks({sq}, {occ:?})"),
+                reference::bishop_attacks(sq, occ),
+                backend.bishop_attacks(sq, occ),
+            )
+            .and_then(|()| {
+                compare(
+                    B::NAME,
+                    || format!("queen_attacks({sq}, {queen_occ:?})"),
+                    reference::queen_attacks(sq, queen_occ),
+                    backend.queen_attacks(sq, queen_occ),
+                )
+            });
+        });
+        result?;
+    }
+    Ok(cases)
+}
+
+/// Random occupancies of several densities (about 6 %, 25 %, 50 %, 75 %).
+fn random_occupancy(rng: &mut SplitMix64) -> Bitboard {
+    let a = rng.next_u64();
+    let b = rng.next_u64();
+    let c = rng.next_u64();
+    Bitboard(match rng.next_u64() % 4 {
+        0 => a & b & c & rng.next_u64(),
+        1 => a & b,
+        2 => a,
+        _ => a | b,
+    })
+}
+
+/// Batch entry points against the oracle, for lists of every length 0..=70.
+pub fn check_batches<B: SliderAttacks>(backend: B, rounds: u32) -> Result<u64, Mismatch> {
+    let mut rng = SplitMix64(0x5EED_0003);
+    let mut cases = 0;
+    type Batch<B> = fn(B, &[Square], Bitboard, &mut [Bitboard]);
+    type Single = fn(Square, Bitboard) -> Bitboard;
+    let kinds: [(&str, Batch<B>, Single); 3] = [
+        ("rook_attacks_batch", B::rook_attacks_batch, reference::rook_attacks),
+        ("bishop_attacks_batch", B::bishop_attacks_batch, reference::bishop_attacks),
+        ("queen_attacks_batch", B::queen_attacks_batch, reference::queen_attacks),
+    ];
+    for _ in 0..rounds {
+        for len in 0..=70usize {
+            let occ = random_occupancy(&mut rng);
+            let squares: Vec<Square> =
+                (0..len).map(|_| Square::from_index_masked(rng.next_u64() as u8)).collect();
+            for (name, batch, single) in kinds {
+                let mut out = vec![Bitboard(0xDEAD_BEEF); len];
+                batch(backend, &squares, occ, &mut out);
+                for (i, (&sq, &got)) in squares.iter().zip(&out).enumerate() {
+                    cases += 1;
+                    compare(
+                        B::NAME,
+                        || format!("{name}(len {len}, index {i}: {sq}, {occ:?})"),
+                        single(sq, occ),
+                        got,
+                    )?;
+                }
+            }
+        }
+    }
+    Ok(cases)
+}
+
+/// Set-wise entry points against the union of per-piece oracle answers.
+pub fn check_setwise<B: SliderAttacks>(backend: B, rounds: u32) -> Result<u64, Mismatch> {
+    let mut rng = SplitMix64(0x5EED_0004);
+    let mut cases = 0;
+    type Setwise<B> = fn(B, Bitboard, Bitboard) -> Bitboard;
+    type Single = fn(Square, Bitboard) -> Bitboard;
+    let kinds: [(&str, Setwise<B>, Single); 3] = [
+        ("rook_attacks_setwise", B::rook_attacks_setwise, reference::rook_attacks),
+        ("bishop_attacks_setwise", B::bishop_attacks_setwise, reference::bishop_attacks),
+        ("queen_attacks_setwise", B::queen_attacks_setwise, reference::queen_attacks),
+    ];
+    for round in 0..rounds {
+        let occ = random_occupancy(&mut rng);
+        // Slider sets from empty to crowded, inside or outside the occupancy.
+        let sliders = Bitboard(match round % 5 {
+            0 => 0,
+            1 => 1u64 << (rng.next_u64() % 64),
+            2 => rng.next_u64() & rng.next_u64() & rng.next_u64(),
+            3 => rng.next_u64() & occ.0,
+            _ => rng.next_u64(),
+        });
+        for (name, setwise, single) in kinds {
+            let all = occ | sliders;
+            let expected = sliders.iter().fold(Bitboard::EMPTY, |acc, sq| acc | single(sq, all));
+            cases += 1;
+            compare(
+                B::NAME,
+                || format!("{name}(sliders {sliders:?}, occupancy {occ:?})"),
+                expected,
+                setwise(backend, sliders, occ),
+            )?;
+        }
+    }
+    Ok(cases)
+}
+
+/// proptest over random squares and occupancies for every single-square entry point.
+pub fn check_random<B: SliderAttacks>(backend: B, cases: u32) -> Result<u64, Box<dyn std::error::Error + Send + Sync>> {
+    let mut runner = TestRunner::new(Config { cases, failure_persistence: None, ..Config::default() });
+    let occupancy = prop_oneof![
+        any::<u64>(),
+        (any::<u64>(), any::<u64>()).prop_map(|(a, b)| a & b),
+        (any::<u64>(), any::<u64>(), any::<u64>()).prop_map(|(a, b, c)| a & b & c),
+        (any::<u64>(), any::<u64>()).prop_map(|(a, b)| a | b),
+    ];
+    runner
+        .run(&(0u8..64, occupancy), |(index, occ)| {
+            let sq = Square::new(index).expect("strategy yields 0..64");
+            let occ = Bitboard(occ);
+            let check = |what: &str, expected: Bitboard, got: Bitboard| {
+                compare(B::NAME, || format!("{what}({sq}, {occ:?})"), expected, got)
+                    .map_err(|m| TestCaseError::fail(m.to_string()))
+            };
+            check("rook_attacks", reference::rook_attacks(sq, occ), backend.rook_attacks(sq, occ))?;
+            check("bishop_attacks", reference::bishop_attacks(sq, occ), backend.bishop_attacks(sq, occ))?;
+            check("queen_attacks", reference::queen_attacks(sq, occ), backend.queen_attacks(sq, occ))?;
+            for line in Line::ALL {
+                check(line.name(), reference::line_attacks(sq, line, occ), backend.line_attacks(line, sq, occ))?;
+            }
+            Ok(())
+        })
+        .map_err(|e| format!("backend {}: proptest failed: {e}", B::NAME))?;
+    Ok(u64::from(cases))
+}
+
+/// Runs the whole suite on `backend`.
+pub fn check<B: SliderAttacks>(backend: B, depth: Depth) -> CheckResult {
+    let (stride, rounds, random) = match depth {
+        Depth::Full => (1, 40, 20_000),
+        Depth::Quick => (61, 2, 500),
+    };
+    Ok(Report {
+        backend: B::NAME,
+        line_cases: check_lines_exhaustive(backend)?,
+        piece_cases: check_pieces_exhaustive(backend, stride)?,
+        batch_cases: check_batches(backend, rounds)?,
+        setwise_cases: check_setwise(backend, rounds * 250)?,
+        random_cases: check_random(backend, random)?,
+    })
+}
+
+/// Runs the suite on `B` if this CPU supports it and prints the report;
+/// otherwise prints that `B` was **skipped** and which features are missing,
+/// and returns `None`. Panics with the first mismatch.
+pub fn check_or_skip<B: SliderAttacks>(depth: Depth) -> Option<Report> {
+    let Some(backend) = B::new() else {
+        println!(
+            "hq-testkit: SKIPPED backend {}: needs CPU features [{}], not all present here (not counted as passed)",
+            B::NAME,
+            missing_features_text(B::REQUIRED_FEATURES)
+        );
+        return None;
+    };
+    match check(backend, depth) {
+        Ok(report) => {
+            println!("{report}");
+            Some(report)
+        }
+        Err(e) => panic!("{e}"),
+    }
+}
+
+fn missing_features_text(features: &[&str]) -> String {
+    if features.is_empty() { "nothing (yet it reported unsupported)".into() } else { features.join(", ") }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,197 @@
+//! The kit tests itself: the oracle passes, and deliberately wrong backends
+//! are caught by the part of the suite aimed at their fault.
+
+use super::*;
+
+#[derive(Clone, Copy, Debug)]
+struct Oracle;
+impl SliderAttacks for Oracle {
+    const NAME: &'static str = "oracle";
+    const REQUIRED_FEATURES: &'static [&'static str] = &[];
+    fn is_supported() -> bool {
+        true
+    }
+    unsafe fn new_unchecked() -> Self {
+        Oracle
+    }
+    fn line_attacks(self, line: Line, sq: Square, occ: Bitboard) -> Bitboard {
+        reference::line_attacks(sq, line, occ)
+    }
+}
+
+/// Wrong in one single case: a rook on h8 whose rank holds exactly one
+/// blocker, on b8, also "sees" a8 through it. Random occupancies almost never
+/// hit this; the exhaustive part must.
+#[derive(Clone, Copy, Debug)]
+struct OffByOneCase;
+impl SliderAttacks for OffByOneCase {
+    const NAME: &'static str = "wrong-in-one-case";
+    const REQUIRED_FEATURES: &'static [&'static str] = &[];
+    fn is_supported() -> bool {
+        true
+    }
+    unsafe fn new_unchecked() -> Self {
+        OffByOneCase
+    }
+    fn line_attacks(self, line: Line, sq: Square, occ: Bitboard) -> Bitboard {
+        let right = reference::line_attacks(sq, line, occ);
+        let on_line = occ.0 & LINE_MASKS[sq as usize].get(line);
+        if sq == Square::H8 && line == Line::Rank && on_line == Square::B8.bit() {
+            right | Bitboard::from(Square::A8)
+        } else {
+            right
+        }
+    }
+}
+
+/// Lets the occupancy off the line leak into the answer.
+#[derive(Clone, Copy, Debug)]
+struct LeaksOffLine;
+impl SliderAttacks for LeaksOffLine {
+    const NAME: &'static str = "leaks-off-line";
+    const REQUIRED_FEATURES: &'static [&'static str] = &[];
+    fn is_supported() -> bool {
+        true
+    }
+    unsafe fn new_unchecked() -> Self {
+        LeaksOffLine
+    }
+    fn line_attacks(self, line: Line, sq: Square, occ: Bitboard) -> Bitboard {
+        let right = reference::line_attacks(sq, line, occ);
+        // Wrong when g1 is occupied, whatever the line: a classic masking bug.
+        if sq == Square::D4 && occ.contains(Square::G1) { right ^ Bitboard::from(Square::G1) } else { right }
+    }
+}
+
+/// Right per square, wrong in the batch remainder (the last of 9+ entries).
+#[derive(Clone, Copy, Debug)]
+struct BadBatchTail;
+impl SliderAttacks for BadBatchTail {
+    const NAME: &'static str = "bad-batch-tail";
+    const REQUIRED_FEATURES: &'static [&'static str] = &[];
+    fn is_supported() -> bool {
+        true
+    }
+    unsafe fn new_unchecked() -> Self {
+        BadBatchTail
+    }
+    fn line_attacks(self, line: Line, sq: Square, occ: Bitboard) -> Bitboard {
+        reference::line_attacks(sq, line, occ)
+    }
+    fn queen_attacks_batch(self, squares: &[Square], occ: Bitboard, out: &mut [Bitboard]) {
+        for (o, &sq) in out.iter_mut().zip(squares) {
+            *o = reference::queen_attacks(sq, occ);
+        }
+        if squares.len() > 8 {
+            out[squares.len() - 1] = Bitboard::EMPTY;
+        }
+    }
+}
+
+/// Set-wise that loses the rooks on the h-file: what an overflow barrier
+/// that wraps into the next rank typically does.
+#[derive(Clone, Copy, Debug)]
+struct SetwiseIgnoresSliders;
+impl SliderAttacks for SetwiseIgnoresSliders {
+    const NAME: &'static str = "setwise-ignores-sliders";
+    const REQUIRED_FEATURES: &'static [&'static str] = &[];
+    fn is_supported() -> bool {
+        true
+    }
+    unsafe fn new_unchecked() -> Self {
+        SetwiseIgnoresSliders
+    }
+    fn line_attacks(self, line: Line, sq: Square, occ: Bitboard) -> Bitboard {
+        reference::line_attacks(sq, line, occ)
+    }
+    fn rook_attacks_setwise(self, rooks: Bitboard, occ: Bitboard) -> Bitboard {
+        let not_h_file = Bitboard(!0x8080_8080_8080_8080);
+        (rooks & not_h_file).iter().fold(Bitboard::EMPTY, |acc, sq| acc | reference::rook_attacks(sq, occ | rooks))
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct NeverSupported;
+impl SliderAttacks for NeverSupported {
+    const NAME: &'static str = "never-supported";
+    const REQUIRED_FEATURES: &'static [&'static str] = &["imaginary-feature"];
+    fn is_supported() -> bool {
+        false
+    }
+    unsafe fn new_unchecked() -> Self {
+        NeverSupported
+    }
+    fn line_attacks(self, _: Line, _: Square, _: Bitboard) -> Bitboard {
+        unreachable!("no token can exist")
+    }
+}
+
+#[test]
+fn the_oracle_passes_the_full_suite() {
+    let report = check(Oracle, Depth::Full).expect("the oracle agrees with itself");
+    println!("{report}");
+    // Exhaustive counts follow from the masks: sum over squares of 2^|line| per line.
+    let lines: u64 = Square::ALL
+        .iter()
+        .flat_map(|&sq| Line::ALL.map(|l| 1u64 << LINE_MASKS[sq as usize].get(l).count_ones()))
+        .sum();
+    assert_eq!(report.line_cases, lines);
+    let pieces: u64 = Square::ALL
+        .iter()
+        .map(|&sq| {
+            let m = LINE_MASKS[sq as usize];
+            2 * ((1u64 << (m.rank | m.file).count_ones()) + (1u64 << (m.diagonal | m.anti_diagonal).count_ones()))
+        })
+        .sum();
+    assert_eq!(report.piece_cases, pieces);
+    assert!(report.random_cases >= 20_000);
+}
+
+#[test]
+fn a_backend_wrong_in_one_case_is_caught_by_the_exhaustive_part() {
+    let err = check_lines_exhaustive(OffByOneCase).expect_err("must be caught");
+    assert!(err.what.contains("h8"), "{err}");
+    assert_eq!(err.got ^ err.expected, Bitboard::from(Square::A8));
+    let message = check(OffByOneCase, Depth::Full).expect_err("must be caught").to_string();
+    assert!(message.contains("wrong-in-one-case"), "{message}");
+}
+
+#[test]
+fn a_backend_that_reads_bits_off_the_line_is_caught() {
+    assert!(check_lines_exhaustive(LeaksOffLine).is_err());
+    assert!(check_random(LeaksOffLine, 2_000).is_err());
+}
+
+#[test]
+fn a_wrong_batch_tail_is_caught() {
+    // Every single-square check passes...
+    assert!(check_lines_exhaustive(BadBatchTail).is_ok());
+    // ...but the batch check does not.
+    let err = check_batches(BadBatchTail, 1).expect_err("must be caught");
+    assert!(err.what.contains("queen_attacks_batch"), "{err}");
+}
+
+#[test]
+fn setwise_without_mutual_blocking_is_caught() {
+    let err = check_setwise(SetwiseIgnoresSliders, 100).expect_err("must be caught");
+    assert!(err.what.contains("rook_attacks_setwise"), "{err}");
+}
+
+#[test]
+fn an_unsupported_backend_is_skipped_not_passed() {
+    assert_eq!(check_or_skip::<NeverSupported>(Depth::Quick), None);
+    assert!(NeverSupported::new().is_none());
+}
+
+#[test]
+fn subsets_are_enumerated_once_each() {
+    let mut seen = Vec::new();
+    for_each_subset(0b1011_0000, |s| seen.push(s));
+    seen.sort_unstable();
+    seen.dedup();
+    assert_eq!(seen.len(), 8);
+    assert!(seen.iter().all(|s| s & !0b1011_0000 == 0));
+    let mut count = 0;
+    for_each_subset(0, |_| count += 1);
+    assert_eq!(count, 1);
+}
