@@ -1,0 +1,169 @@
+//! Reverse bitboards (Ryan Mack, the Hyperbola Project, 2000).
+//!
+//! Attacks toward higher squares come from `x ^ (x - 2)` on the occupancy
+//! shifted down to the slider's square; attacks toward lower squares from
+//! the same on the **reversed** occupancy (bit x <-> bit 63 - x), whose
+//! result is reversed back or scanned with `63 - s` (see [`kernels`]).
+//!
+//! * [`ReverseBitboards`] (`reverse-bitboards`): the backend token. It is
+//!   given only the forward occupancy, so it reverses it once per call, then
+//!   pays one more reversal per piece for the result. Portable, no CPU feature.
+//! * [`ReverseBoard`]: a board that *maintains* the reversed occupancy and the
+//!   reversed slider sets through make/unmake, which is the method's point:
+//!   attacks then need no reversal of the occupancy, and
+//!   [`ReverseBoard::in_slider_check`] needs neither a reversal nor a table.
+//! * [`AttackReuse`]: keeps computed attack sets and reuses one while no
+//!   square on it changed occupancy, counting hits.
+//!
+//! ```
+//! use hq_core::{Bitboard, SliderAttacks, Square};
+//! use hq_reverse::ReverseBitboards;
+//!
+//! let token = ReverseBitboards::new().unwrap();
+//! let attacks = token.rook_attacks(Square::A1, Bitboard::from(Square::A4));
+//! assert_eq!(attacks.count(), 7 + 3);
+//! ```
+
+pub mod board;
+pub mod kernels;
+pub mod reuse;
+
+pub use board::{ReverseBoard, SliderKind};
+pub use kernels::{reverse, swar_reverse};
+pub use reuse::{AttackReuse, ReuseStats};
+
+use hq_core::{Bitboard, Line, SliderAttacks, Square};
+use kernels::{bishop_attacks_split, join, line_attacks_split, rook_attacks_split};
+
+/// The reverse-bitboard backend token, `reverse-bitboards`.
+#[derive(Clone, Copy, Debug)]
+pub struct ReverseBitboards(());
+
+impl ReverseBitboards {
+    /// The token; always available (portable code).
+    #[inline]
+    pub const fn get() -> ReverseBitboards {
+        ReverseBitboards(())
+    }
+}
+
+impl SliderAttacks for ReverseBitboards {
+    const NAME: &'static str = "reverse-bitboards";
+    const REQUIRED_FEATURES: &'static [&'static str] = &[];
+
+    #[inline]
+    fn is_supported() -> bool {
+        true
+    }
+
+    #[inline]
+    unsafe fn new_unchecked() -> Self {
+        ReverseBitboards(())
+    }
+
+    #[inline]
+    fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
+        Bitboard(join(line_attacks_split(
+            occupancy.0,
+            reverse(occupancy.0),
+            line,
+            sq,
+        )))
+    }
+
+    #[inline]
+    fn rook_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+        Bitboard(join(rook_attacks_split(
+            occupancy.0,
+            reverse(occupancy.0),
+            sq,
+        )))
+    }
+
+    #[inline]
+    fn bishop_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+        Bitboard(join(bishop_attacks_split(
+            occupancy.0,
+            reverse(occupancy.0),
+            sq,
+        )))
+    }
+
+    #[inline]
+    fn queen_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+        let reversed = reverse(occupancy.0);
+        let (rf, rr) = rook_attacks_split(occupancy.0, reversed, sq);
+        let (bf, br) = bishop_attacks_split(occupancy.0, reversed, sq);
+        Bitboard(rf | bf | reverse(rr | br))
+    }
+
+    /// One occupancy reversal for all squares: the reversed sets are per square anyway.
+    #[inline]
+    fn rook_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
+        hq_core::check_batch_lengths(squares.len(), out.len());
+        let reversed = reverse(occupancy.0);
+        for (o, &sq) in out.iter_mut().zip(squares) {
+            *o = Bitboard(join(rook_attacks_split(occupancy.0, reversed, sq)));
+        }
+    }
+
+    #[inline]
+    fn bishop_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
+        hq_core::check_batch_lengths(squares.len(), out.len());
+        let reversed = reverse(occupancy.0);
+        for (o, &sq) in out.iter_mut().zip(squares) {
+            *o = Bitboard(join(bishop_attacks_split(occupancy.0, reversed, sq)));
+        }
+    }
+
+    #[inline]
+    fn queen_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
+        hq_core::check_batch_lengths(squares.len(), out.len());
+        let reversed = reverse(occupancy.0);
+        for (o, &sq) in out.iter_mut().zip(squares) {
+            let (rf, rr) = rook_attacks_split(occupancy.0, reversed, sq);
+            let (bf, br) = bishop_attacks_split(occupancy.0, reversed, sq);
+            *o = Bitboard(rf | bf | reverse(rr | br));
+        }
+    }
+
+    /// Reversal is linear over `|`: the reversed halves of all sliders are
+    /// united first and reversed once, with the occupancy reversed once too.
+    #[inline]
+    fn rook_attacks_setwise(self, rooks: Bitboard, occupancy: Bitboard) -> Bitboard {
+        Bitboard(setwise(rooks.0, occupancy.0, rook_attacks_split))
+    }
+
+    #[inline]
+    fn bishop_attacks_setwise(self, bishops: Bitboard, occupancy: Bitboard) -> Bitboard {
+        Bitboard(setwise(bishops.0, occupancy.0, bishop_attacks_split))
+    }
+
+    #[inline]
+    fn queen_attacks_setwise(self, queens: Bitboard, occupancy: Bitboard) -> Bitboard {
+        let occupancy = occupancy.0 | queens.0;
+        let reversed = reverse(occupancy);
+        let (mut forward, mut backward) = (0, 0);
+        for sq in Bitboard(queens.0) {
+            let (rf, rr) = rook_attacks_split(occupancy, reversed, sq);
+            let (bf, br) = bishop_attacks_split(occupancy, reversed, sq);
+            forward |= rf | bf;
+            backward |= rr | br;
+        }
+        Bitboard(forward | reverse(backward))
+    }
+}
+
+/// The union of `split`'s attacks over `sliders`, with two reversals in all.
+#[inline(always)]
+fn setwise(sliders: u64, occupancy: u64, split: fn(u64, u64, Square) -> (u64, u64)) -> u64 {
+    let occupancy = occupancy | sliders;
+    let reversed = reverse(occupancy);
+    let (mut forward, mut backward) = (0, 0);
+    for sq in Bitboard(sliders) {
+        let (f, b) = split(occupancy, reversed, sq);
+        forward |= f;
+        backward |= b;
+    }
+    forward | reverse(backward)
+}
