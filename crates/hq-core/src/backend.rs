@@ -126,20 +126,25 @@ pub trait SliderAttacks: Copy + Send + Sync + core::fmt::Debug + 'static {
     #[inline]
     fn rook_attacks_setwise(self, rooks: Bitboard, occupancy: Bitboard) -> Bitboard {
         let occupancy = occupancy | rooks;
-        rooks.iter().fold(Bitboard::EMPTY, |acc, sq| acc | self.rook_attacks(sq, occupancy))
+        rooks.iter().fold(Bitboard::EMPTY, |acc, sq| {
+            acc | self.rook_attacks(sq, occupancy)
+        })
     }
 
     /// The union of the bishop attacks of every square in `bishops` (see [`Self::rook_attacks_setwise`]).
     #[inline]
     fn bishop_attacks_setwise(self, bishops: Bitboard, occupancy: Bitboard) -> Bitboard {
         let occupancy = occupancy | bishops;
-        bishops.iter().fold(Bitboard::EMPTY, |acc, sq| acc | self.bishop_attacks(sq, occupancy))
+        bishops.iter().fold(Bitboard::EMPTY, |acc, sq| {
+            acc | self.bishop_attacks(sq, occupancy)
+        })
     }
 
     /// The union of the queen attacks of every square in `queens` (see [`Self::rook_attacks_setwise`]).
     #[inline]
     fn queen_attacks_setwise(self, queens: Bitboard, occupancy: Bitboard) -> Bitboard {
-        self.rook_attacks_setwise(queens, occupancy) | self.bishop_attacks_setwise(queens, occupancy)
+        self.rook_attacks_setwise(queens, occupancy)
+            | self.bishop_attacks_setwise(queens, occupancy)
     }
 }
 

@@ -64,7 +64,11 @@ impl Bitboard {
     /// The lowest square in the set, if any.
     #[inline]
     pub const fn first(self) -> Option<Square> {
-        if self.0 == 0 { None } else { Some(Square::from_index_masked(self.0.trailing_zeros() as u8)) }
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Square::from_index_masked(self.0.trailing_zeros() as u8))
+        }
     }
 
     /// The board mirrored vertically (a byte swap).

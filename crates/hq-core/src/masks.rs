@@ -177,8 +177,12 @@ impl LineMasks {
 
 /// Per-square line masks (`LINE_MASKS[sq as usize]`), each without the square itself.
 pub const LINE_MASKS: [LineMasks; 64] = {
-    let mut table =
-        [LineMasks { diagonal: 0, anti_diagonal: 0, file: 0, rank: 0 }; 64];
+    let mut table = [LineMasks {
+        diagonal: 0,
+        anti_diagonal: 0,
+        file: 0,
+        rank: 0,
+    }; 64];
     let mut sq = 0;
     while sq < 64 {
         table[sq] = LineMasks {
@@ -186,7 +190,8 @@ pub const LINE_MASKS: [LineMasks; 64] = {
                 | RAY_MASKS[Direction::SouthWest as usize][sq],
             anti_diagonal: RAY_MASKS[Direction::NorthWest as usize][sq]
                 | RAY_MASKS[Direction::SouthEast as usize][sq],
-            file: RAY_MASKS[Direction::North as usize][sq] | RAY_MASKS[Direction::South as usize][sq],
+            file: RAY_MASKS[Direction::North as usize][sq]
+                | RAY_MASKS[Direction::South as usize][sq],
             rank: RAY_MASKS[Direction::East as usize][sq] | RAY_MASKS[Direction::West as usize][sq],
         };
         sq += 1;

@@ -89,7 +89,11 @@ impl Piece {
     #[inline]
     pub const fn from_code(code: u8) -> Option<Piece> {
         let kind = code & 7;
-        if code == 0 || (code >> 4 == 0 && kind >= 1 && kind <= 6) { Some(Piece(code)) } else { None }
+        if code == 0 || (code >> 4 == 0 && kind >= 1 && kind <= 6) {
+            Some(Piece(code))
+        } else {
+            None
+        }
     }
 
     /// The byte.
@@ -134,12 +138,20 @@ impl Piece {
     pub fn fen_char(self) -> Option<char> {
         let kind = self.kind()?;
         let c = kind.letter();
-        Some(if self.color() == Some(Color::Black) { c.to_ascii_lowercase() } else { c })
+        Some(if self.color() == Some(Color::Black) {
+            c.to_ascii_lowercase()
+        } else {
+            c
+        })
     }
 
     /// The piece for a FEN letter (`PNBRQK` white, `pnbrqk` black).
     pub fn from_fen_char(c: char) -> Option<Piece> {
-        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         let kind = match c.to_ascii_uppercase() {
             'P' => PieceKind::Pawn,
             'N' => PieceKind::Knight,

@@ -57,12 +57,20 @@ mod tests {
     // not depend on any mask or table of this crate.
     #[test]
     fn rook_on_d4_with_blockers() {
-        let occ: Bitboard = [Square::D6, Square::B4, Square::G4, Square::D1].into_iter().collect();
+        let occ: Bitboard = [Square::D6, Square::B4, Square::G4, Square::D1]
+            .into_iter()
+            .collect();
         let expected: Bitboard = [
-            Square::D5, Square::D6, // north, stops on the blocker
-            Square::D3, Square::D2, Square::D1, // south, to the blocker on the edge
-            Square::C4, Square::B4, // west
-            Square::E4, Square::F4, Square::G4, // east
+            Square::D5,
+            Square::D6, // north, stops on the blocker
+            Square::D3,
+            Square::D2,
+            Square::D1, // south, to the blocker on the edge
+            Square::C4,
+            Square::B4, // west
+            Square::E4,
+            Square::F4,
+            Square::G4, // east
         ]
         .into_iter()
         .collect();
@@ -71,19 +79,31 @@ mod tests {
 
     #[test]
     fn bishop_in_the_corner_on_an_empty_board_sees_the_long_diagonal() {
-        let expected: Bitboard =
-            [Square::B2, Square::C3, Square::D4, Square::E5, Square::F6, Square::G7, Square::H8]
-                .into_iter()
-                .collect();
+        let expected: Bitboard = [
+            Square::B2,
+            Square::C3,
+            Square::D4,
+            Square::E5,
+            Square::F6,
+            Square::G7,
+            Square::H8,
+        ]
+        .into_iter()
+        .collect();
         assert_eq!(bishop_attacks(Square::A1, Bitboard::EMPTY), expected);
-        assert_eq!(bishop_attacks(Square::A1, Bitboard::from(Square::A1)), expected);
+        assert_eq!(
+            bishop_attacks(Square::A1, Bitboard::from(Square::A1)),
+            expected
+        );
     }
 
     #[test]
     fn queen_surrounded_attacks_only_its_neighbours() {
         let sq = Square::E4;
-        let around: Bitboard =
-            Direction::ALL.iter().filter_map(|d| sq.offset(d.delta().0, d.delta().1)).collect();
+        let around: Bitboard = Direction::ALL
+            .iter()
+            .filter_map(|d| sq.offset(d.delta().0, d.delta().1))
+            .collect();
         assert_eq!(around.count(), 8);
         assert_eq!(queen_attacks(sq, Bitboard::FULL), around);
     }

@@ -50,7 +50,11 @@ impl Square {
     /// ```
     #[inline]
     pub const fn new(index: u8) -> Option<Square> {
-        if index < 64 { Some(Square::from_index_masked(index)) } else { None }
+        if index < 64 {
+            Some(Square::from_index_masked(index))
+        } else {
+            None
+        }
     }
 
     /// The square `index & 63`: total, for hot code that already knows the range.
@@ -64,7 +68,11 @@ impl Square {
     /// The square on `file` (0 = a) and `rank` (0 = rank 1), or `None` if either is >= 8.
     #[inline]
     pub const fn from_coords(file: u8, rank: u8) -> Option<Square> {
-        if file < 8 && rank < 8 { Some(Square::from_index_masked(rank * 8 + file)) } else { None }
+        if file < 8 && rank < 8 {
+            Some(Square::from_index_masked(rank * 8 + file))
+        } else {
+            None
+        }
     }
 
     /// The index 0..64.
@@ -146,7 +154,9 @@ impl TryFrom<usize> for Square {
         if index < 64 {
             Ok(Square::from_index_masked(index as u8))
         } else {
-            Err(ParseSquareError::IndexOutOfRange(index.min(u32::MAX as usize) as u32))
+            Err(ParseSquareError::IndexOutOfRange(
+                index.min(u32::MAX as usize) as u32,
+            ))
         }
     }
 }
@@ -173,7 +183,10 @@ impl fmt::Display for ParseSquareError {
             ParseSquareError::BadFile(c) => write!(f, "bad file {c:?}: expected a letter a-h"),
             ParseSquareError::BadRank(c) => write!(f, "bad rank {c:?}: expected a digit 1-8"),
             ParseSquareError::IndexOutOfRange(i) => {
-                write!(f, "square index {i} is out of range: expected 0..=63 (a1 = 0, h8 = 63)")
+                write!(
+                    f,
+                    "square index {i} is out of range: expected 0..=63 (a1 = 0, h8 = 63)"
+                )
             }
         }
     }
@@ -211,7 +224,12 @@ impl FromStr for Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.file()) as char, (b'1' + self.rank()) as char)
+        write!(
+            f,
+            "{}{}",
+            (b'a' + self.file()) as char,
+            (b'1' + self.rank()) as char
+        )
     }
 }
 
@@ -243,6 +261,9 @@ mod tests {
         assert_eq!("i4".parse::<Square>(), Err(ParseSquareError::BadFile('i')));
         assert_eq!("e9".parse::<Square>(), Err(ParseSquareError::BadRank('9')));
         assert_eq!("e0".parse::<Square>(), Err(ParseSquareError::BadRank('0')));
-        assert_eq!(Square::try_from(64u32), Err(ParseSquareError::IndexOutOfRange(64)));
+        assert_eq!(
+            Square::try_from(64u32),
+            Err(ParseSquareError::IndexOutOfRange(64))
+        );
     }
 }

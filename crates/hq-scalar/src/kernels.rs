@@ -153,9 +153,21 @@ mod tests {
                 // Noise off the rank must not matter.
                 let noisy = occ | (!mask & 0x1234_5678_9ABC_DEF0 & !sq.bit());
                 let expected = reference::line_attacks(sq, Line::Rank, Bitboard(occ)).0;
-                assert_eq!(rank_attacks_by_table(noisy, sq), expected, "table {sq} {occ:#x}");
-                assert_eq!(rank_attacks_by_diagonal(noisy, sq), expected, "diagonal {sq} {occ:#x}");
-                assert_eq!(reverse_line_attacks(noisy, mask, sq), expected, "reverse {sq} {occ:#x}");
+                assert_eq!(
+                    rank_attacks_by_table(noisy, sq),
+                    expected,
+                    "table {sq} {occ:#x}"
+                );
+                assert_eq!(
+                    rank_attacks_by_diagonal(noisy, sq),
+                    expected,
+                    "diagonal {sq} {occ:#x}"
+                );
+                assert_eq!(
+                    reverse_line_attacks(noisy, mask, sq),
+                    expected,
+                    "reverse {sq} {occ:#x}"
+                );
             });
         }
     }
@@ -165,6 +177,9 @@ mod tests {
         let sq = Square::D1;
         let occ = Square::B1.bit() | Square::F1.bit();
         let mask = LINE_MASKS[sq as usize].rank;
-        assert_ne!(bswap_line_attacks(occ, mask, sq), reverse_line_attacks(occ, mask, sq));
+        assert_ne!(
+            bswap_line_attacks(occ, mask, sq),
+            reverse_line_attacks(occ, mask, sq)
+        );
     }
 }

@@ -28,7 +28,9 @@ pub mod kernels;
 pub mod setwise;
 
 use hq_core::{Bitboard, LINE_MASKS, Line, SliderAttacks, Square};
-use kernels::{bswap_line_attacks, rank_attacks_by_diagonal, rank_attacks_by_table, reverse_line_attacks};
+use kernels::{
+    bswap_line_attacks, rank_attacks_by_diagonal, rank_attacks_by_table, reverse_line_attacks,
+};
 
 /// The parts every scalar token shares: no feature to check, and the set-wise kernels.
 macro_rules! portable_token {
@@ -54,7 +56,9 @@ macro_rules! portable_token {
 
             #[inline]
             fn rook_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
-                Bitboard(self.line(Line::Rank, sq, occupancy.0) | self.line(Line::File, sq, occupancy.0))
+                Bitboard(
+                    self.line(Line::Rank, sq, occupancy.0) | self.line(Line::File, sq, occupancy.0),
+                )
             }
 
             #[inline]

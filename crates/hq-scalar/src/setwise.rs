@@ -57,7 +57,11 @@ const fn row_attacks_up(sliders: u64, occupancy: u64, tops: u64) -> u64 {
 #[inline(always)]
 const fn row_attacks(sliders: u64, occupancy: u64, tops: u64, bottoms: u64) -> u64 {
     let up = row_attacks_up(sliders, occupancy, tops);
-    let down = row_attacks_up(mirror_files(sliders), mirror_files(occupancy), mirror_files(bottoms));
+    let down = row_attacks_up(
+        mirror_files(sliders),
+        mirror_files(occupancy),
+        mirror_files(bottoms),
+    );
     up | mirror_files(down)
 }
 
@@ -80,7 +84,11 @@ pub const fn transpose(mut x: u64) -> u64 {
 }
 
 /// Files with bit 0, 1, 2 of their index set.
-const FILES_WITH_BIT: [u64; 3] = [0xAAAA_AAAA_AAAA_AAAA, 0xCCCC_CCCC_CCCC_CCCC, 0xF0F0_F0F0_F0F0_F0F0];
+const FILES_WITH_BIT: [u64; 3] = [
+    0xAAAA_AAAA_AAAA_AAAA,
+    0xCCCC_CCCC_CCCC_CCCC,
+    0xF0F0_F0F0_F0F0_F0F0,
+];
 
 /// Rotate file f down by f ranks: (f, r) -> (f, (r - f) mod 8). Diagonals become rows.
 #[inline(always)]
@@ -129,21 +137,36 @@ pub const fn rank_attacks(sliders: u64, occupancy: u64) -> u64 {
 /// The union of file attacks of every slider in `sliders`.
 #[inline]
 pub const fn file_attacks(sliders: u64, occupancy: u64) -> u64 {
-    transpose(row_attacks(transpose(sliders), transpose(occupancy), H_FILE, A_FILE))
+    transpose(row_attacks(
+        transpose(sliders),
+        transpose(occupancy),
+        H_FILE,
+        A_FILE,
+    ))
 }
 
 /// The union of diagonal (a1-h8 direction) attacks of every slider in `sliders`.
 #[inline]
 pub const fn diagonal_attacks(sliders: u64, occupancy: u64) -> u64 {
     let (tops, bottoms) = DIAGONAL_RUNS;
-    rotate_files_up(row_attacks(rotate_files_down(sliders), rotate_files_down(occupancy), tops, bottoms))
+    rotate_files_up(row_attacks(
+        rotate_files_down(sliders),
+        rotate_files_down(occupancy),
+        tops,
+        bottoms,
+    ))
 }
 
 /// The union of anti-diagonal (h1-a8 direction) attacks of every slider in `sliders`.
 #[inline]
 pub const fn anti_diagonal_attacks(sliders: u64, occupancy: u64) -> u64 {
     let (tops, bottoms) = ANTI_DIAGONAL_RUNS;
-    rotate_files_down(row_attacks(rotate_files_up(sliders), rotate_files_up(occupancy), tops, bottoms))
+    rotate_files_down(row_attacks(
+        rotate_files_up(sliders),
+        rotate_files_up(occupancy),
+        tops,
+        bottoms,
+    ))
 }
 
 /// The union of the rook attacks of every slider in `rooks`.
@@ -180,9 +203,9 @@ mod tests {
     }
 
     fn union(sliders: u64, occ: u64, line: Line) -> u64 {
-        Bitboard(sliders)
-            .iter()
-            .fold(0, |acc, sq| acc | reference::line_attacks(sq, line, Bitboard(occ | sliders)).0)
+        Bitboard(sliders).iter().fold(0, |acc, sq| {
+            acc | reference::line_attacks(sq, line, Bitboard(occ | sliders)).0
+        })
     }
 
     proptest! {
@@ -212,7 +235,13 @@ mod tests {
     fn every_single_slider_on_every_square_with_edge_blockers() {
         // Sliders on the run boundaries are where barriers go wrong.
         for sq in Square::ALL {
-            for occ in [0u64, !0, 0x8181_8181_8181_8181, 0xFF00_0000_0000_00FF, 0x5555_5555_5555_5555] {
+            for occ in [
+                0u64,
+                !0,
+                0x8181_8181_8181_8181,
+                0xFF00_0000_0000_00FF,
+                0x5555_5555_5555_5555,
+            ] {
                 for line in Line::ALL {
                     let got = match line {
                         Line::Rank => rank_attacks(sq.bit(), occ),

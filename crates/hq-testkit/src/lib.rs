@@ -68,7 +68,11 @@ pub struct Report {
 impl Report {
     /// All cases together.
     pub fn total(&self) -> u64 {
-        self.line_cases + self.piece_cases + self.batch_cases + self.setwise_cases + self.random_cases
+        self.line_cases
+            + self.piece_cases
+            + self.batch_cases
+            + self.setwise_cases
+            + self.random_cases
     }
 }
 
@@ -151,7 +155,16 @@ fn compare(
     expected: Bitboard,
     got: Bitboard,
 ) -> Result<(), Mismatch> {
-    if expected == got { Ok(()) } else { Err(Mismatch { backend, what: what(), expected, got }) }
+    if expected == got {
+        Ok(())
+    } else {
+        Err(Mismatch {
+            backend,
+            what: what(),
+            expected,
+            got,
+        })
+    }
 }
 
 /// Exhaustive single-line check. Returns the number of cases.
@@ -196,7 +209,7 @@ pub fn check_pieces_exhaustive<B: SliderAttacks>(backend: B, stride: u64) -> Res
         let mut index = 0u64;
         for_each_subset(rook_lines, |subset| {
             index += 1;
-            if result.is_err() || index % stride != 0 {
+            if result.is_err() || !index.is_multiple_of(stride) {
                 return;
             }
             let occ = Bitboard(subset | (rng.next_u64() & !rook_lines & !sq.bit()));
@@ -220,7 +233,7 @@ pub fn check_pieces_exhaustive<B: SliderAttacks>(backend: B, stride: u64) -> Res
         std::mem::replace(&mut result, Ok(()))?;
         for_each_subset(bishop_lines, |subset| {
             index += 1;
-            if result.is_err() || index % stride != 0 {
+            if result.is_err() || !index.is_multiple_of(stride) {
                 return;
             }
             let occ = Bitboard(subset | (rng.next_u64() & !bishop_lines & !sq.bit()));
@@ -266,15 +279,28 @@ pub fn check_batches<B: SliderAttacks>(backend: B, rounds: u32) -> Result<u64, M
     type Batch<B> = fn(B, &[Square], Bitboard, &mut [Bitboard]);
     type Single = fn(Square, Bitboard) -> Bitboard;
     let kinds: [(&str, Batch<B>, Single); 3] = [
-        ("rook_attacks_batch", B::rook_attacks_batch, reference::rook_attacks),
-        ("bishop_attacks_batch", B::bishop_attacks_batch, reference::bishop_attacks),
-        ("queen_attacks_batch", B::queen_attacks_batch, reference::queen_attacks),
+        (
+            "rook_attacks_batch",
+            B::rook_attacks_batch,
+            reference::rook_attacks,
+        ),
+        (
+            "bishop_attacks_batch",
+            B::bishop_attacks_batch,
+            reference::bishop_attacks,
+        ),
+        (
+            "queen_attacks_batch",
+            B::queen_attacks_batch,
+            reference::queen_attacks,
+        ),
     ];
     for _ in 0..rounds {
         for len in 0..=70usize {
             let occ = random_occupancy(&mut rng);
-            let squares: Vec<Square> =
-                (0..len).map(|_| Square::from_index_masked(rng.next_u64() as u8)).collect();
+            let squares: Vec<Square> = (0..len)
+                .map(|_| Square::from_index_masked(rng.next_u64() as u8))
+                .collect();
             for (name, batch, single) in kinds {
                 let mut out = vec![Bitboard(0xDEAD_BEEF); len];
                 batch(backend, &squares, occ, &mut out);
@@ -300,9 +326,21 @@ pub fn check_setwise<B: SliderAttacks>(backend: B, rounds: u32) -> Result<u64, M
     type Setwise<B> = fn(B, Bitboard, Bitboard) -> Bitboard;
     type Single = fn(Square, Bitboard) -> Bitboard;
     let kinds: [(&str, Setwise<B>, Single); 3] = [
-        ("rook_attacks_setwise", B::rook_attacks_setwise, reference::rook_attacks),
-        ("bishop_attacks_setwise", B::bishop_attacks_setwise, reference::bishop_attacks),
-        ("queen_attacks_setwise", B::queen_attacks_setwise, reference::queen_attacks),
+        (
+            "rook_attacks_setwise",
+            B::rook_attacks_setwise,
+            reference::rook_attacks,
+        ),
+        (
+            "bishop_attacks_setwise",
+            B::bishop_attacks_setwise,
+            reference::bishop_attacks,
+        ),
+        (
+            "queen_attacks_setwise",
+            B::queen_attacks_setwise,
+            reference::queen_attacks,
+        ),
     ];
     for round in 0..rounds {
         let occ = random_occupancy(&mut rng);
@@ -316,7 +354,9 @@ pub fn check_setwise<B: SliderAttacks>(backend: B, rounds: u32) -> Result<u64, M
         });
         for (name, setwise, single) in kinds {
             let all = occ | sliders;
-            let expected = sliders.iter().fold(Bitboard::EMPTY, |acc, sq| acc | single(sq, all));
+            let expected = sliders
+                .iter()
+                .fold(Bitboard::EMPTY, |acc, sq| acc | single(sq, all));
             cases += 1;
             compare(
                 B::NAME,
@@ -330,8 +370,15 @@ pub fn check_setwise<B: SliderAttacks>(backend: B, rounds: u32) -> Result<u64, M
 }
 
 /// proptest over random squares and occupancies for every single-square entry point.
-pub fn check_random<B: SliderAttacks>(backend: B, cases: u32) -> Result<u64, Box<dyn std::error::Error + Send + Sync>> {
-    let mut runner = TestRunner::new(Config { cases, failure_persistence: None, ..Config::default() });
+pub fn check_random<B: SliderAttacks>(
+    backend: B,
+    cases: u32,
+) -> Result<u64, Box<dyn std::error::Error + Send + Sync>> {
+    let mut runner = TestRunner::new(Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    });
     let occupancy = prop_oneof![
         any::<u64>(),
         (any::<u64>(), any::<u64>()).prop_map(|(a, b)| a & b),
@@ -346,11 +393,27 @@ pub fn check_random<B: SliderAttacks>(backend: B, cases: u32) -> Result<u64, Box
                 compare(B::NAME, || format!("{what}({sq}, {occ:?})"), expected, got)
                     .map_err(|m| TestCaseError::fail(m.to_string()))
             };
-            check("rook_attacks", reference::rook_attacks(sq, occ), backend.rook_attacks(sq, occ))?;
-            check("bishop_attacks", reference::bishop_attacks(sq, occ), backend.bishop_attacks(sq, occ))?;
-            check("queen_attacks", reference::queen_attacks(sq, occ), backend.queen_attacks(sq, occ))?;
+            check(
+                "rook_attacks",
+                reference::rook_attacks(sq, occ),
+                backend.rook_attacks(sq, occ),
+            )?;
+            check(
+                "bishop_attacks",
+                reference::bishop_attacks(sq, occ),
+                backend.bishop_attacks(sq, occ),
+            )?;
+            check(
+                "queen_attacks",
+                reference::queen_attacks(sq, occ),
+                backend.queen_attacks(sq, occ),
+            )?;
             for line in Line::ALL {
-                check(line.name(), reference::line_attacks(sq, line, occ), backend.line_attacks(line, sq, occ))?;
+                check(
+                    line.name(),
+                    reference::line_attacks(sq, line, occ),
+                    backend.line_attacks(line, sq, occ),
+                )?;
             }
             Ok(())
         })
@@ -396,7 +459,11 @@ pub fn check_or_skip<B: SliderAttacks>(depth: Depth) -> Option<Report> {
 }
 
 fn missing_features_text(features: &[&str]) -> String {
-    if features.is_empty() { "nothing (yet it reported unsupported)".into() } else { features.join(", ") }
+    if features.is_empty() {
+        "nothing (yet it reported unsupported)".into()
+    } else {
+        features.join(", ")
+    }
 }
 
 #[cfg(test)]

@@ -59,7 +59,11 @@ impl SliderAttacks for LeaksOffLine {
     fn line_attacks(self, line: Line, sq: Square, occ: Bitboard) -> Bitboard {
         let right = reference::line_attacks(sq, line, occ);
         // Wrong when g1 is occupied, whatever the line: a classic masking bug.
-        if sq == Square::D4 && occ.contains(Square::G1) { right ^ Bitboard::from(Square::G1) } else { right }
+        if sq == Square::D4 && occ.contains(Square::G1) {
+            right ^ Bitboard::from(Square::G1)
+        } else {
+            right
+        }
     }
 }
 
@@ -106,7 +110,11 @@ impl SliderAttacks for SetwiseIgnoresSliders {
     }
     fn rook_attacks_setwise(self, rooks: Bitboard, occ: Bitboard) -> Bitboard {
         let not_h_file = Bitboard(!0x8080_8080_8080_8080);
-        (rooks & not_h_file).iter().fold(Bitboard::EMPTY, |acc, sq| acc | reference::rook_attacks(sq, occ | rooks))
+        (rooks & not_h_file)
+            .iter()
+            .fold(Bitboard::EMPTY, |acc, sq| {
+                acc | reference::rook_attacks(sq, occ | rooks)
+            })
     }
 }
 
@@ -140,7 +148,8 @@ fn the_oracle_passes_the_full_suite() {
         .iter()
         .map(|&sq| {
             let m = LINE_MASKS[sq as usize];
-            2 * ((1u64 << (m.rank | m.file).count_ones()) + (1u64 << (m.diagonal | m.anti_diagonal).count_ones()))
+            2 * ((1u64 << (m.rank | m.file).count_ones())
+                + (1u64 << (m.diagonal | m.anti_diagonal).count_ones()))
         })
         .sum();
     assert_eq!(report.piece_cases, pieces);
@@ -152,7 +161,9 @@ fn a_backend_wrong_in_one_case_is_caught_by_the_exhaustive_part() {
     let err = check_lines_exhaustive(OffByOneCase).expect_err("must be caught");
     assert!(err.what.contains("h8"), "{err}");
     assert_eq!(err.got ^ err.expected, Bitboard::from(Square::A8));
-    let message = check(OffByOneCase, Depth::Full).expect_err("must be caught").to_string();
+    let message = check(OffByOneCase, Depth::Full)
+        .expect_err("must be caught")
+        .to_string();
     assert!(message.contains("wrong-in-one-case"), "{message}");
 }
 

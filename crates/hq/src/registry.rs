@@ -1,0 +1,17 @@
+//! The one list of backends. Adding a backend is one line here (plus its
+//! `force-*` feature in Cargo.toml and its row in [`crate::force`]).
+//!
+//! The order is the order of preference: the first supported backend wins
+//! run-time detection. It is set by measurement (README, "Choosing").
+
+/// Calls `$m!` with `(Variant, token type, force feature)` for every backend.
+macro_rules! for_each_backend {
+    ($m:ident) => {
+        $m! {
+            (ScalarRankTable, hq_scalar::ScalarRankTable, "force-scalar-rank-table"),
+            (ScalarRankDiagonal, hq_scalar::ScalarRankDiagonal, "force-scalar-rank-diagonal"),
+            (ScalarReverse, hq_scalar::ScalarReverse, "force-scalar-reverse"),
+        }
+    };
+}
+pub(crate) use for_each_backend;
