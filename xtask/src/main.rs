@@ -5,6 +5,7 @@
 //! * `emu-test` — the AVX-512 / XOP suites on emulated CPUs.
 //! * `info` — CPU features, backends, the one selected, and a quick self-check.
 
+mod bench_matrix;
 mod emu;
 mod info;
 mod test;
@@ -29,7 +30,7 @@ fn main() -> ExitCode {
     let rest = &args[1..];
     let result = match task.as_str() {
         "test" => test::run(rest),
-        "bench-matrix" => info::run(rest),
+        "bench-matrix" => bench_matrix::run(rest),
         "emu-test" => emu::run(rest),
         "info" => info::run(rest),
         "-h" | "--help" | "help" => {
