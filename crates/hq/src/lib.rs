@@ -44,6 +44,8 @@ pub use hq_core::{
 
 /// Every backend crate, re-exported for direct use of their tokens.
 pub mod backends {
+    pub use hq_classic::Classic;
+    pub use hq_reverse::ReverseBitboards;
     pub use hq_scalar::{ScalarRankDiagonal, ScalarRankTable, ScalarReverse};
 }
 

@@ -11,6 +11,8 @@ macro_rules! for_each_backend {
             (ScalarRankTable, hq_scalar::ScalarRankTable, "force-scalar-rank-table"),
             (ScalarRankDiagonal, hq_scalar::ScalarRankDiagonal, "force-scalar-rank-diagonal"),
             (ScalarReverse, hq_scalar::ScalarReverse, "force-scalar-reverse"),
+            (ReverseBitboards, hq_reverse::ReverseBitboards, "force-reverse-bitboards"),
+            (Classic, hq_classic::Classic, "force-classic"),
         }
     };
 }
