@@ -1,0 +1,213 @@
+//! Hyperbola Quintessence written with VPPERM, as backend tokens.
+//!
+//! The pair form (Aleks Peshkov's refinement of HQ): each line is worked in
+//! one 128-bit value `{forward, reversed}`, the low half on the board as it
+//! is and the high half on the board turned by 180 degrees:
+//!
+//! ```text
+//! occ_pair = VPPERM({occ, occ}, _, pair_selector)          = {occ, rev(occ)}   (bytes 8-15: 0x40 | (i ^ 7))
+//! v        = XOR over the lines of ((occ_pair & {m, m'}) - {1 << sq, 1 << (63 - sq)}) & {m, m'}
+//! w        = VPPERM(v, _, full_reverse_selector)          = {rev(v.hi), rev(v.lo)}  (two bitboards reversed at once)
+//! attacks  = (v ^ w).lo
+//! ```
+//!
+//! where `m` is the line mask of `sq` and `m' = rev(m)` the same line's mask
+//! for square `63 - sq`. Bit reversal is linear over xor and the lines'
+//! attacks are disjoint, so one VPPERM reverses the xor of all the lines:
+//! two VPPERMs per call, whether one line, a rook, a bishop or a queen.
+//!
+//! No CPU made today has XOP, so the VPPERMs are emulated:
+//! [`XopModel`] calls the exact software model (portable, any CPU) and
+//! [`XopSsse3`] the SSSE3 `pshufb` version (any x86-64 CPU with SSSE3). Both
+//! pass the shared suite; neither was checked on a real XOP CPU.
+
+use crate::model;
+use hq_core::{Bitboard, LINE_MASKS, Line, SliderAttacks, Square};
+
+/// `{m(sq), m(63 - sq)}` for one line of one square.
+type MaskPair = [u64; 2];
+
+/// Per square, per line in [`Line::ALL`] order: the line's mask pair.
+#[repr(C, align(16))]
+#[derive(Clone, Copy)]
+struct SquarePairs {
+    lines: [MaskPair; 4],
+    bits: [u64; 2],
+}
+
+const PAIRS: [SquarePairs; 64] = {
+    let mut table = [SquarePairs {
+        lines: [[0; 2]; 4],
+        bits: [0; 2],
+    }; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut l = 0;
+        while l < 4 {
+            let line = Line::ALL[l];
+            table[sq].lines[l] = [LINE_MASKS[sq].get(line), LINE_MASKS[63 - sq].get(line)];
+            l += 1;
+        }
+        table[sq].bits = [1u64 << sq, 1u64 << (63 - sq)];
+        sq += 1;
+    }
+    table
+};
+
+const RANK: usize = 0;
+const FILE: usize = 1;
+const DIAGONAL: usize = 2;
+const ANTI_DIAGONAL: usize = 3;
+
+const fn line_index(line: Line) -> usize {
+    match line {
+        Line::Rank => RANK,
+        Line::File => FILE,
+        Line::Diagonal => DIAGONAL,
+        Line::AntiDiagonal => ANTI_DIAGONAL,
+    }
+}
+
+const PAIR_SELECTOR: u128 = model::pair_selector();
+const FULL_REVERSE_SELECTOR: u128 = model::full_reverse_selector();
+
+/// The pair-form HQ over the lines `lines` with any VPPERM implementation.
+#[inline(always)]
+fn pair_hq(
+    vpperm: impl Fn(u128, u128, u128) -> u128,
+    lines: &[usize],
+    sq: Square,
+    occupancy: u64,
+) -> u64 {
+    let pairs = &PAIRS[sq as usize];
+    let occ = u128::from(occupancy) * ((1u128 << 64) | 1);
+    let occ_pair = vpperm(occ, 0, PAIR_SELECTOR);
+    let (occ_lo, occ_hi) = (occ_pair as u64, (occ_pair >> 64) as u64);
+    let (mut lo, mut hi) = (0u64, 0u64);
+    for &l in lines {
+        let [m, m_rev] = pairs.lines[l];
+        lo ^= ((occ_lo & m).wrapping_sub(pairs.bits[0])) & m;
+        hi ^= ((occ_hi & m_rev).wrapping_sub(pairs.bits[1])) & m_rev;
+    }
+    let v = u128::from(lo) | (u128::from(hi) << 64);
+    let w = vpperm(v, 0, FULL_REVERSE_SELECTOR);
+    (v ^ w) as u64
+}
+
+/// The line index lists for each entry point.
+const ROOK: [usize; 2] = [RANK, FILE];
+const BISHOP: [usize; 2] = [DIAGONAL, ANTI_DIAGONAL];
+const QUEEN: [usize; 4] = [RANK, FILE, DIAGONAL, ANTI_DIAGONAL];
+
+/// HQ with VPPERM, the VPPERMs computed by the exact software model
+/// ([`model::vpperm_u128`]): portable, needs no CPU feature (`xop-model`).
+#[derive(Clone, Copy, Debug)]
+pub struct XopModel(());
+
+/// HQ with VPPERM, the VPPERMs computed by the SSSE3 version
+/// ([`crate::ssse3::vpperm`]): needs SSSE3 (`xop-ssse3`).
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+pub struct XopSsse3(());
+
+impl SliderAttacks for XopModel {
+    const NAME: &'static str = "xop-model";
+    const REQUIRED_FEATURES: &'static [&'static str] = &[];
+
+    #[inline]
+    fn is_supported() -> bool {
+        true
+    }
+
+    #[inline]
+    unsafe fn new_unchecked() -> Self {
+        XopModel(())
+    }
+
+    #[inline]
+    fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
+        Bitboard(pair_hq(
+            model::vpperm_u128,
+            &[line_index(line)],
+            sq,
+            occupancy.0,
+        ))
+    }
+
+    #[inline]
+    fn rook_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+        Bitboard(pair_hq(model::vpperm_u128, &ROOK, sq, occupancy.0))
+    }
+
+    #[inline]
+    fn bishop_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+        Bitboard(pair_hq(model::vpperm_u128, &BISHOP, sq, occupancy.0))
+    }
+
+    #[inline]
+    fn queen_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+        Bitboard(pair_hq(model::vpperm_u128, &QUEEN, sq, occupancy.0))
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod ssse3_kernels {
+    use super::*;
+    use crate::ssse3::Ssse3Vpperm;
+
+    /// The pair HQ with the SSSE3 VPPERM inlined.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have SSSE3.
+    #[target_feature(enable = "ssse3")]
+    pub(super) unsafe fn attacks<const N: usize>(
+        lines: [usize; N],
+        sq: Square,
+        occupancy: u64,
+    ) -> u64 {
+        // SAFETY: this function's contract is that SSSE3 is present.
+        let vpperm = unsafe { Ssse3Vpperm::new_unchecked() };
+        pair_hq(|a, b, s| vpperm.vpperm_u128(a, b, s), &lines, sq, occupancy)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl SliderAttacks for XopSsse3 {
+    const NAME: &'static str = "xop-ssse3";
+    const REQUIRED_FEATURES: &'static [&'static str] = &["ssse3"];
+
+    #[inline]
+    fn is_supported() -> bool {
+        std::is_x86_feature_detected!("ssse3")
+    }
+
+    #[inline]
+    unsafe fn new_unchecked() -> Self {
+        XopSsse3(())
+    }
+
+    #[inline]
+    fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
+        // SAFETY: the token proves SSSE3 is present.
+        Bitboard(unsafe { ssse3_kernels::attacks([line_index(line)], sq, occupancy.0) })
+    }
+
+    #[inline]
+    fn rook_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+        // SAFETY: the token proves SSSE3 is present.
+        Bitboard(unsafe { ssse3_kernels::attacks(ROOK, sq, occupancy.0) })
+    }
+
+    #[inline]
+    fn bishop_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+        // SAFETY: the token proves SSSE3 is present.
+        Bitboard(unsafe { ssse3_kernels::attacks(BISHOP, sq, occupancy.0) })
+    }
+
+    #[inline]
+    fn queen_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+        // SAFETY: the token proves SSSE3 is present.
+        Bitboard(unsafe { ssse3_kernels::attacks(QUEEN, sq, occupancy.0) })
+    }
+}
