@@ -1,0 +1,164 @@
+//! Perft speed of every supported backend against the peers, measured in
+//! the same run on the same positions: cozy-chess's move generator with bulk
+//! counting, shakmaty's `perft`, and Stockfish's `go perft` over UCI.
+//!
+//! ```text
+//! cargo run --release -p hq-perft --example peers -- [--quick] [--repeat N] [--csv]
+//! ```
+//!
+//! Default workloads: start position depth 6 and Kiwipete depth 5 (`--quick`:
+//! depths 5 and 4). Each engine's best of `--repeat` runs (default 3) is
+//! kept, one thread each. `--csv` adds machine-readable lines
+//! `csv,workload,engine,nodes,seconds,nps` for the bench matrix.
+//! Every count is checked against the known perft value; Stockfish is
+//! skipped with a message if it is not installed.
+
+#[path = "../peers/mod.rs"]
+mod peers;
+
+use hq::{Backend, SliderAttacks, WithBackend};
+use hq_perft::{Position, perft};
+use std::time::Instant;
+
+/// A position, a depth and the known count.
+struct Workload {
+    name: &'static str,
+    fen: &'static str,
+    depth: u32,
+    expected: u64,
+}
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+const FULL: [Workload; 2] = [
+    Workload {
+        name: "startpos d6",
+        fen: hq_perft::STARTPOS_FEN,
+        depth: 6,
+        expected: 119_060_324,
+    },
+    Workload {
+        name: "kiwipete d5",
+        fen: KIWIPETE,
+        depth: 5,
+        expected: 193_690_690,
+    },
+];
+
+const QUICK: [Workload; 2] = [
+    Workload {
+        name: "startpos d5",
+        fen: hq_perft::STARTPOS_FEN,
+        depth: 5,
+        expected: 4_865_609,
+    },
+    Workload {
+        name: "kiwipete d4",
+        fen: KIWIPETE,
+        depth: 4,
+        expected: 4_085_603,
+    },
+];
+
+/// One timed perft, monomorphized for the backend.
+struct TimedPerft<'a>(&'a Position, u32);
+
+impl WithBackend for TimedPerft<'_> {
+    type Output = (u64, f64);
+    fn run<B: SliderAttacks>(self, token: B) -> (u64, f64) {
+        let start = Instant::now();
+        let nodes = perft(self.0, self.1, token);
+        (nodes, start.elapsed().as_secs_f64())
+    }
+}
+
+/// The fastest of `repeat` runs.
+fn best_of(
+    repeat: usize,
+    mut run: impl FnMut() -> Result<(u64, f64), String>,
+) -> Result<(u64, f64), String> {
+    let mut best: Option<(u64, f64)> = None;
+    for _ in 0..repeat {
+        let (nodes, secs) = run()?;
+        if best.is_none_or(|(_, b)| secs < b) {
+            best = Some((nodes, secs));
+        }
+    }
+    best.ok_or_else(|| "no run".to_string())
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    let csv = args.iter().any(|a| a == "--csv");
+    let repeat = args
+        .iter()
+        .position(|a| a == "--repeat")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(3usize)
+        .max(1);
+    let workloads = if quick { &QUICK } else { &FULL };
+
+    let mut engines: Vec<String> = Backend::all()
+        .iter()
+        .filter(|b| b.is_supported())
+        .map(|b| format!("hq-perft/{}", b.name()))
+        .collect();
+    engines.extend(["cozy-chess 0.3", "shakmaty 0.30.1", "stockfish (go perft)"].map(String::from));
+
+    let mut stockfish = peers::Stockfish::start()
+        .map_err(|e| eprintln!("SKIPPED stockfish: {e}"))
+        .ok();
+    // rows[engine][workload] = Mnps or a note.
+    let mut rows: Vec<Vec<String>> = vec![Vec::new(); engines.len()];
+    let mut failed = false;
+    for w in workloads {
+        let position = Position::from_fen(w.fen).expect("workload FENs are valid");
+        let mut results: Vec<Result<(u64, f64), String>> = Backend::all()
+            .iter()
+            .filter(|b| b.is_supported())
+            .map(|&b| {
+                best_of(repeat, || {
+                    hq::with_backend(b, TimedPerft(&position, w.depth)).map_err(|e| e.to_string())
+                })
+            })
+            .collect();
+        results.push(best_of(repeat, || peers::time_cozy(w.fen, w.depth)));
+        results.push(best_of(repeat, || peers::time_shakmaty(w.fen, w.depth)));
+        results.push(match stockfish.as_mut() {
+            Some(sf) => best_of(repeat, || sf.perft(w.fen, w.depth, false)),
+            None => Err("not installed".to_string()),
+        });
+        for (i, result) in results.into_iter().enumerate() {
+            let cell = match result {
+                Ok((nodes, secs)) => {
+                    let nps = nodes as f64 / secs.max(1e-9);
+                    if csv {
+                        println!("csv,{},{},{nodes},{secs:.6},{nps:.0}", w.name, engines[i]);
+                    }
+                    if nodes == w.expected {
+                        format!("{:.1}", nps / 1e6)
+                    } else {
+                        failed = true;
+                        format!("WRONG {nodes} (expected {})", w.expected)
+                    }
+                }
+                Err(e) => format!("skipped: {e}"),
+            };
+            rows[i].push(cell);
+        }
+    }
+
+    println!("\nPerft speed, million nodes per second (best of {repeat}, one thread):\n");
+    let header: Vec<&str> = workloads.iter().map(|w| w.name).collect();
+    println!("| engine | {} |", header.join(" | "));
+    println!("|---|{}", "---:|".repeat(header.len()));
+    for (engine, cells) in engines.iter().zip(&rows) {
+        println!("| {engine} | {} |", cells.join(" | "));
+    }
+    if failed {
+        eprintln!("some node counts were wrong");
+        std::process::exit(1);
+    }
+}

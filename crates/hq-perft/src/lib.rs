@@ -1,0 +1,41 @@
+//! Legal move generation and perft on any slider-attack backend.
+//!
+//! Perft (the number of leaves of the legal move tree at a given depth) is
+//! how chess programs prove their attack and move-generation code end to end:
+//! one wrong attack set anywhere changes the count. This crate runs it on top
+//! of any [`hq_core::SliderAttacks`] token, monomorphized per backend (every
+//! lookup is a direct call, no dispatch per lookup), so every backend of the
+//! workspace can be checked against the published counts and timed.
+//!
+//! * [`Position`]: FEN in and out, with full validation ([`FenError`]),
+//!   Chess960 castling (X-FEN and Shredder-FEN rights).
+//! * [`Position::legal_moves`]: strictly legal generation (pins, checks,
+//!   double checks, castling rules, en passant with the rank-pin case,
+//!   promotions), into a [`MoveList`] sized for the 218-move maximum.
+//! * [`perft`] with bulk counting at the last ply, [`divide`], and
+//!   [`perft_parallel`] with rayon root splitting.
+//! * [`epd`]: the perft-suite format (`FEN ;D1 n ;D2 n ...`) and where the
+//!   shared suites live.
+//!
+//! ```
+//! use hq_core::SliderAttacks;
+//! use hq_perft::{Position, divide, perft};
+//!
+//! let token = hq_scalar::ScalarReverse::new().unwrap();
+//! let kiwipete: Position =
+//!     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
+//! assert_eq!(perft(&kiwipete, 2, token), 2_039);
+//! let first = divide(&kiwipete, 2, token)[0];
+//! println!("{}: {}", first.0.uci(kiwipete.is_chess960()), first.1);
+//! ```
+
+mod board;
+pub mod epd;
+mod movegen;
+mod perft;
+mod position;
+mod tables;
+
+pub use board::{MAX_MOVES, Move, MoveKind, MoveList, UciMove};
+pub use perft::{divide, divide_parallel, perft, perft_parallel};
+pub use position::{FenError, Position, STARTPOS_FEN};

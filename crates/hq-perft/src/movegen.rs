@@ -1,0 +1,364 @@
+//! Strictly legal move generation, generic over the backend token and over
+//! what happens to the moves (a [`Sink`]).
+//!
+//! The design follows the usual fast bitboard generators: find the checkers
+//! and the pinned pieces first, then generate only legal moves, so no move is
+//! ever made to be tested. Pins are kept as two masks (the rays of all
+//! orthogonal pins, and of all diagonal pins): a pinned piece may only move
+//! within the mask of its pin type, and since the rays of one type through the
+//! king are never crossed by a piece's other lines, the union is exact.
+//!
+//! Moves leave the generator in groups — one piece and a target set, or a
+//! set of pawn moves with one shift — so a counting sink adds popcounts
+//! (bulk counting) and never looks at a single move.
+
+use crate::board::{BISHOP, Board, CastlingRules, KING, KNIGHT, PAWN, QUEEN, ROOK};
+use crate::tables::{
+    BACK_RANKS, BETWEEN, BISHOP_LINES, FILE_A, FILE_H, KING as KING_ATTACKS,
+    KNIGHT as KNIGHT_ATTACKS, PAWN_ATTACKS, ROOK_LINES,
+};
+use hq_core::{Bitboard, SliderAttacks, Square};
+
+/// Receives the legal moves of a position, in groups.
+pub(crate) trait Sink {
+    /// A knight, bishop, rook, queen or king (kind index `kind`) on `from`
+    /// moves to each square of `targets` (captures included).
+    fn piece(&mut self, kind: usize, from: u8, targets: u64);
+    /// Pawn moves without promotion, one per square of `targets`, each from
+    /// `to - shift` (`shift` is 7, 8, 9 or 16 for white, negative for black).
+    fn pawns(&mut self, targets: u64, shift: i8);
+    /// Pawn moves that promote, four per square of `targets`.
+    fn promotions(&mut self, targets: u64, shift: i8);
+    /// An en-passant capture.
+    fn en_passant(&mut self, from: u8, to: u8);
+    /// Castling with right `r`.
+    fn castle(&mut self, r: usize);
+}
+
+#[inline(always)]
+fn sq(index: u32) -> Square {
+    Square::from_index_masked(index as u8)
+}
+
+/// Shifts `bb` by `shift` squares toward rank 8 (negative: toward rank 1).
+#[inline(always)]
+const fn shift(bb: u64, shift: i8) -> u64 {
+    if shift >= 0 {
+        bb << shift
+    } else {
+        bb >> -shift
+    }
+}
+
+/// Generates every legal move of `board` into `sink` with side `WHITE` to move.
+#[inline(always)]
+pub(crate) fn generate<B: SliderAttacks, S: Sink, const WHITE: bool>(
+    board: &Board,
+    rules: &CastlingRules,
+    token: B,
+    sink: &mut S,
+) {
+    let (us, them) = if WHITE { (0, 1) } else { (1, 0) };
+    let forward: i8 = if WHITE { 8 } else { -8 };
+    let own = board.colors[us];
+    let enemy = board.colors[them];
+    let occ = own | enemy;
+
+    let king_bit = board.kinds[KING] & own;
+    let king = king_bit.trailing_zeros() as usize;
+    let enemy_pawns = board.kinds[PAWN] & enemy;
+    let enemy_knights = board.kinds[KNIGHT] & enemy;
+    let enemy_king = board.kinds[KING] & enemy;
+    let enemy_rooks = (board.kinds[ROOK] | board.kinds[QUEEN]) & enemy;
+    let enemy_bishops = (board.kinds[BISHOP] | board.kinds[QUEEN]) & enemy;
+
+    // Checkers and pins, from the enemy sliders that see the king on an empty
+    // board: nothing between means a check, one piece of ours means a pin.
+    let mut checkers =
+        (KNIGHT_ATTACKS[king] & enemy_knights) | (PAWN_ATTACKS[us][king] & enemy_pawns);
+    let mut pin_orth = 0u64;
+    let mut pin_diag = 0u64;
+    let mut snipers = ROOK_LINES[king] & enemy_rooks;
+    while snipers != 0 {
+        let s = snipers.trailing_zeros() as usize;
+        snipers &= snipers - 1;
+        let between = BETWEEN[king][s] & occ;
+        if between == 0 {
+            checkers |= 1 << s;
+        } else if between & (between - 1) == 0 && between & own != 0 {
+            pin_orth |= BETWEEN[king][s] | 1 << s;
+        }
+    }
+    let mut snipers = BISHOP_LINES[king] & enemy_bishops;
+    while snipers != 0 {
+        let s = snipers.trailing_zeros() as usize;
+        snipers &= snipers - 1;
+        let between = BETWEEN[king][s] & occ;
+        if between == 0 {
+            checkers |= 1 << s;
+        } else if between & (between - 1) == 0 && between & own != 0 {
+            pin_diag |= BETWEEN[king][s] | 1 << s;
+        }
+    }
+
+    // Whether the enemy attacks `square` when the board holds `occupancy`.
+    let attacked = |square: usize, occupancy: u64| -> bool {
+        (KNIGHT_ATTACKS[square] & enemy_knights)
+            | (PAWN_ATTACKS[us][square] & enemy_pawns)
+            | (KING_ATTACKS[square] & enemy_king)
+            != 0
+            || (ROOK_LINES[square] & enemy_rooks != 0
+                && token.rook_attacks(sq(square as u32), Bitboard(occupancy)).0 & enemy_rooks != 0)
+            || (BISHOP_LINES[square] & enemy_bishops != 0
+                && token
+                    .bishop_attacks(sq(square as u32), Bitboard(occupancy))
+                    .0
+                    & enemy_bishops
+                    != 0)
+    };
+
+    // King moves: tested with the king lifted, so it cannot hide behind itself.
+    let without_king = occ ^ king_bit;
+    let mut king_targets = KING_ATTACKS[king] & !own;
+    let mut king_moves = 0u64;
+    while king_targets != 0 {
+        let to = king_targets.trailing_zeros() as usize;
+        king_targets &= king_targets - 1;
+        if !attacked(to, without_king) {
+            king_moves |= 1 << to;
+        }
+    }
+    sink.piece(KING, king as u8, king_moves);
+
+    if checkers & checkers.wrapping_sub(1) != 0 {
+        return; // Double check: only the king moves.
+    }
+    let checkmask = if checkers == 0 {
+        !0
+    } else {
+        BETWEEN[king][checkers.trailing_zeros() as usize] | checkers
+    };
+    let target = !own & checkmask;
+    let pinned = pin_orth | pin_diag;
+
+    // Knights: a pinned knight never moves.
+    let mut knights = board.kinds[KNIGHT] & own & !pinned;
+    while knights != 0 {
+        let from = knights.trailing_zeros();
+        knights &= knights - 1;
+        sink.piece(KNIGHT, from as u8, KNIGHT_ATTACKS[from as usize] & target);
+    }
+
+    // Bishops: an orthogonally pinned one never moves; a diagonally pinned one
+    // stays on its pin ray.
+    let mut bishops = board.kinds[BISHOP] & own & !pin_orth;
+    while bishops != 0 {
+        let from = bishops.trailing_zeros();
+        bishops &= bishops - 1;
+        let ray = if pin_diag & 1 << from != 0 {
+            pin_diag
+        } else {
+            !0
+        };
+        let attacks = token.bishop_attacks(sq(from), Bitboard(occ)).0;
+        sink.piece(BISHOP, from as u8, attacks & target & ray);
+    }
+
+    let mut rooks = board.kinds[ROOK] & own & !pin_diag;
+    while rooks != 0 {
+        let from = rooks.trailing_zeros();
+        rooks &= rooks - 1;
+        let ray = if pin_orth & 1 << from != 0 {
+            pin_orth
+        } else {
+            !0
+        };
+        let attacks = token.rook_attacks(sq(from), Bitboard(occ)).0;
+        sink.piece(ROOK, from as u8, attacks & target & ray);
+    }
+
+    let mut queens = board.kinds[QUEEN] & own;
+    while queens != 0 {
+        let from = queens.trailing_zeros();
+        queens &= queens - 1;
+        let bit = 1u64 << from;
+        let attacks = if pin_orth & bit != 0 {
+            token.rook_attacks(sq(from), Bitboard(occ)).0 & pin_orth
+        } else if pin_diag & bit != 0 {
+            token.bishop_attacks(sq(from), Bitboard(occ)).0 & pin_diag
+        } else {
+            token.queen_attacks(sq(from), Bitboard(occ)).0
+        };
+        sink.piece(QUEEN, from as u8, attacks & target);
+    }
+
+    // Pawns, set-wise. Pushes: not if pinned diagonally, along the ray if
+    // pinned orthogonally. Captures: not if pinned orthogonally, along the ray
+    // if pinned diagonally.
+    let pawns = board.kinds[PAWN] & own;
+    let empty = !occ;
+    let pushers = pawns & !pin_diag;
+    let single = (shift(pushers & !pin_orth, forward) & empty)
+        | (shift(pushers & pin_orth, forward) & empty & pin_orth);
+    let third_rank = if WHITE { 0xFF << 16 } else { 0xFF << 40 };
+    let double = shift(single & third_rank, forward) & empty & checkmask;
+    let single = single & checkmask;
+    sink.pawns(single & !BACK_RANKS, forward);
+    sink.promotions(single & BACK_RANKS, forward);
+    sink.pawns(double, 2 * forward);
+
+    let capturers = pawns & !pin_orth;
+    let free = capturers & !pin_diag;
+    let pinned_capturers = capturers & pin_diag;
+    let capture_targets = enemy & checkmask;
+    // Toward the a-file (from the b..h files) and toward the h-file.
+    let (west, east): (i8, i8) = if WHITE { (7, 9) } else { (-9, -7) };
+    let west_captures = (shift(free & !FILE_A, west)
+        | (shift(pinned_capturers & !FILE_A, west) & pin_diag))
+        & capture_targets;
+    let east_captures = (shift(free & !FILE_H, east)
+        | (shift(pinned_capturers & !FILE_H, east) & pin_diag))
+        & capture_targets;
+    sink.pawns(west_captures & !BACK_RANKS, west);
+    sink.promotions(west_captures & BACK_RANKS, west);
+    sink.pawns(east_captures & !BACK_RANKS, east);
+    sink.promotions(east_captures & BACK_RANKS, east);
+
+    // En passant: rare, so tested in full by lifting both pawns. This covers
+    // pins, the rank pin through both pawns, and checks it does not resolve.
+    if board.ep != 0 {
+        let to = board.ep.trailing_zeros() as usize;
+        let captured = 1u64 << (if WHITE { to - 8 } else { to + 8 });
+        // A knight or pawn check survives unless that pawn is the checker.
+        if checkers & !captured & (enemy_knights | enemy_pawns) == 0 {
+            let mut candidates = PAWN_ATTACKS[them][to] & pawns;
+            while candidates != 0 {
+                let from = candidates.trailing_zeros() as usize;
+                candidates &= candidates - 1;
+                let after = occ ^ (1 << from) ^ (1 << to) ^ captured;
+                let rook_hit = token.rook_attacks(sq(king as u32), Bitboard(after)).0 & enemy_rooks;
+                let bishop_hit =
+                    token.bishop_attacks(sq(king as u32), Bitboard(after)).0 & enemy_bishops;
+                if rook_hit | bishop_hit == 0 {
+                    sink.en_passant(from as u8, to as u8);
+                }
+            }
+        }
+    }
+
+    // Castling: not out of check, not through or into an attacked square.
+    if checkers == 0 {
+        let mut rights = (board.castling >> (2 * us)) & 3;
+        while rights != 0 {
+            let r = 2 * us + rights.trailing_zeros() as usize;
+            rights &= rights - 1;
+            if occ & rules.empty[r] != 0 {
+                continue;
+            }
+            // Lift king and rook: the rook may shield the path today (Chess960).
+            let lifted = occ ^ king_bit ^ (1u64 << rules.rook_from[r]);
+            let mut path = rules.king_path[r];
+            let mut safe = true;
+            while path != 0 {
+                let s = path.trailing_zeros() as usize;
+                path &= path - 1;
+                if attacked(s, lifted) {
+                    safe = false;
+                    break;
+                }
+            }
+            if safe {
+                sink.castle(r);
+            }
+        }
+    }
+}
+
+/// Counts moves without looking at them: bulk counting.
+pub(crate) struct CountSink(pub(crate) u64);
+
+impl Sink for CountSink {
+    #[inline(always)]
+    fn piece(&mut self, _kind: usize, _from: u8, targets: u64) {
+        self.0 += u64::from(targets.count_ones());
+    }
+    #[inline(always)]
+    fn pawns(&mut self, targets: u64, _shift: i8) {
+        self.0 += u64::from(targets.count_ones());
+    }
+    #[inline(always)]
+    fn promotions(&mut self, targets: u64, _shift: i8) {
+        self.0 += 4 * u64::from(targets.count_ones());
+    }
+    #[inline(always)]
+    fn en_passant(&mut self, _from: u8, _to: u8) {
+        self.0 += 1;
+    }
+    #[inline(always)]
+    fn castle(&mut self, _r: usize) {
+        self.0 += 1;
+    }
+}
+
+/// Collects the moves into a [`MoveList`](crate::MoveList).
+pub(crate) struct ListSink<'a>(
+    pub(crate) &'a mut crate::MoveList,
+    pub(crate) &'a CastlingRules,
+);
+
+impl Sink for ListSink<'_> {
+    #[inline(always)]
+    fn piece(&mut self, _kind: usize, from: u8, mut targets: u64) {
+        while targets != 0 {
+            self.0
+                .push(crate::Move::normal(from, targets.trailing_zeros() as u8));
+            targets &= targets - 1;
+        }
+    }
+    #[inline(always)]
+    fn pawns(&mut self, mut targets: u64, shift: i8) {
+        while targets != 0 {
+            let to = targets.trailing_zeros() as u8;
+            targets &= targets - 1;
+            self.0
+                .push(crate::Move::normal(to.wrapping_sub(shift as u8), to));
+        }
+    }
+    #[inline(always)]
+    fn promotions(&mut self, mut targets: u64, shift: i8) {
+        while targets != 0 {
+            let to = targets.trailing_zeros() as u8;
+            targets &= targets - 1;
+            let from = to.wrapping_sub(shift as u8);
+            for kind in [QUEEN, ROOK, BISHOP, KNIGHT] {
+                self.0.push(crate::Move::promotion(from, to, kind));
+            }
+        }
+    }
+    #[inline(always)]
+    fn en_passant(&mut self, from: u8, to: u8) {
+        self.0.push(crate::Move::en_passant(from, to));
+    }
+    #[inline(always)]
+    fn castle(&mut self, r: usize) {
+        self.0.push(crate::Move::castle(
+            self.1.king_from[r],
+            self.1.rook_from[r],
+        ));
+    }
+}
+
+/// Runs [`generate`] for whichever side is to move.
+#[inline(always)]
+pub(crate) fn generate_any<B: SliderAttacks, S: Sink>(
+    board: &Board,
+    rules: &CastlingRules,
+    token: B,
+    sink: &mut S,
+) {
+    if board.side == 0 {
+        generate::<B, S, true>(board, rules, token, sink);
+    } else {
+        generate::<B, S, false>(board, rules, token, sink);
+    }
+}

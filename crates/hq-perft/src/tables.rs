@@ -1,0 +1,158 @@
+//! Compile-time tables for the leapers, pins and checks.
+//!
+//! Slider attacks come from the backend token; these tables hold only what
+//! needs no occupancy: knight, king and pawn attacks, the empty-board rook and
+//! bishop lines (to find pin and check candidates without a slider lookup),
+//! and the squares strictly between two aligned squares.
+
+use hq_core::{LINE_MASKS, RAY_MASKS};
+
+/// File a, as a bitboard.
+pub(crate) const FILE_A: u64 = 0x0101_0101_0101_0101;
+/// File h, as a bitboard.
+pub(crate) const FILE_H: u64 = FILE_A << 7;
+/// Rank 1, as a bitboard.
+pub(crate) const RANK_1: u64 = 0xFF;
+/// Rank 8, as a bitboard.
+pub(crate) const RANK_8: u64 = RANK_1 << 56;
+/// Ranks 1 and 8: where no pawn may stand and where pawns promote.
+pub(crate) const BACK_RANKS: u64 = RANK_1 | RANK_8;
+
+/// The squares a leaper with these `(file, rank)` steps reaches from `sq`.
+const fn leaper(sq: usize, steps: &[(i8, i8)]) -> u64 {
+    let f = (sq & 7) as i8;
+    let r = (sq >> 3) as i8;
+    let mut mask = 0u64;
+    let mut i = 0;
+    while i < steps.len() {
+        let (nf, nr) = (f + steps[i].0, r + steps[i].1);
+        if nf >= 0 && nf < 8 && nr >= 0 && nr < 8 {
+            mask |= 1u64 << (nr * 8 + nf);
+        }
+        i += 1;
+    }
+    mask
+}
+
+const fn leaper_table(steps: &[(i8, i8)]) -> [u64; 64] {
+    let mut table = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        table[sq] = leaper(sq, steps);
+        sq += 1;
+    }
+    table
+}
+
+/// Knight attacks from each square.
+pub(crate) const KNIGHT: [u64; 64] = leaper_table(&[
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+]);
+
+/// King attacks from each square.
+pub(crate) const KING: [u64; 64] = leaper_table(&[
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+]);
+
+/// `PAWN_ATTACKS[colour][sq]`: the squares a pawn of `colour` (0 white,
+/// 1 black) on `sq` attacks. Read backwards, `PAWN_ATTACKS[them][sq]` is where
+/// pawns of `us` stand that attack `sq`.
+pub(crate) const PAWN_ATTACKS: [[u64; 64]; 2] = [
+    leaper_table(&[(-1, 1), (1, 1)]),
+    leaper_table(&[(-1, -1), (1, -1)]),
+];
+
+/// Rook lines (rank and file) from each square on an empty board.
+pub(crate) const ROOK_LINES: [u64; 64] = {
+    let mut table = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        table[sq] = LINE_MASKS[sq].rank | LINE_MASKS[sq].file;
+        sq += 1;
+    }
+    table
+};
+
+/// Bishop lines (both diagonals) from each square on an empty board.
+pub(crate) const BISHOP_LINES: [u64; 64] = {
+    let mut table = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        table[sq] = LINE_MASKS[sq].diagonal | LINE_MASKS[sq].anti_diagonal;
+        sq += 1;
+    }
+    table
+};
+
+/// `BETWEEN[a][b]`: the squares strictly between `a` and `b` when they share
+/// a rank, file or diagonal, else empty. A check from a slider on `b` against
+/// a king on `a` is blocked exactly by a piece on `BETWEEN[a][b]`.
+pub(crate) static BETWEEN: [[u64; 64]; 64] = {
+    let mut table = [[0u64; 64]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let mut dir = 0;
+        while dir < 8 {
+            // Directions 0..4 and 4..8 are opposites pairwise (East/West, ...).
+            let back = (dir + 4) & 7;
+            let mut ray = RAY_MASKS[dir][a];
+            while ray != 0 {
+                let b = ray.trailing_zeros() as usize;
+                table[a][b] = RAY_MASKS[dir][a] & RAY_MASKS[back][b];
+                ray &= ray - 1;
+            }
+            dir += 1;
+        }
+        a += 1;
+    }
+    table
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn leapers_have_the_expected_sizes() {
+        assert_eq!(KNIGHT[0].count_ones(), 2);
+        assert_eq!(KNIGHT[27].count_ones(), 8);
+        assert_eq!(KING[0].count_ones(), 3);
+        assert_eq!(KING[27].count_ones(), 8);
+        // White pawn on e4 attacks d5 and f5; black pawn on e4 attacks d3 and f3.
+        assert_eq!(PAWN_ATTACKS[0][28], (1 << 35) | (1 << 37));
+        assert_eq!(PAWN_ATTACKS[1][28], (1 << 19) | (1 << 21));
+        assert_eq!(PAWN_ATTACKS[0][7], 1 << 14);
+    }
+
+    #[test]
+    fn between_is_symmetric_and_strict() {
+        // a1..h8: b2..g7.
+        assert_eq!(BETWEEN[0][63], 0x0040_2010_0804_0200);
+        assert_eq!(BETWEEN[63][0], BETWEEN[0][63]);
+        // a1, h1: b1..g1.
+        assert_eq!(BETWEEN[0][7], 0x7E);
+        // Adjacent and unaligned squares have nothing between.
+        assert_eq!(BETWEEN[0][1], 0);
+        assert_eq!(BETWEEN[0][17], 0);
+        for (a, row) in BETWEEN.iter().enumerate() {
+            for (b, &between) in row.iter().enumerate() {
+                assert_eq!(between, BETWEEN[b][a]);
+                assert_eq!(between & ((1 << a) | (1 << b)), 0);
+            }
+        }
+    }
+}

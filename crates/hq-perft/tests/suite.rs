@@ -1,0 +1,188 @@
+//! The shared perft suites (`../shared/perft/*.epd`) on every backend this
+//! machine supports, to depths that keep CI short: deeper for fast backends,
+//! shallower for slow (emulated) ones, never below depth 3 for standard.epd.
+//! `cargo xtask perft-suite` runs every depth.
+
+use hq::{Backend, SliderAttacks, WithBackend};
+use hq_perft::epd::{EpdEntry, load_shared_suite};
+use hq_perft::{Position, perft};
+use std::path::Path;
+use std::time::Instant;
+
+/// Loads a shared suite, or prints SKIPPED and returns `None` if absent.
+fn suite(name: &str) -> Option<Vec<EpdEntry>> {
+    match load_shared_suite(Path::new(env!("CARGO_MANIFEST_DIR")), name) {
+        Ok(Some(entries)) => Some(entries),
+        Ok(None) => {
+            println!(
+                "SKIPPED: shared/perft/{name} not found above {} (it is a sibling of the checkout)",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            None
+        }
+        Err(e) => panic!("cannot read the shared suite: {e}"),
+    }
+}
+
+/// One position to check at one depth.
+struct Case<'a> {
+    line: usize,
+    entry: &'a EpdEntry,
+    depth: u32,
+}
+
+/// Runs the cases with one backend; returns the mismatches and the node total.
+struct RunCases<'a>(&'a [Case<'a>]);
+
+impl WithBackend for RunCases<'_> {
+    type Output = (Vec<String>, u64);
+    fn run<B: SliderAttacks>(self, token: B) -> (Vec<String>, u64) {
+        let mut failures = Vec::new();
+        let mut nodes = 0;
+        for case in self.0 {
+            let position = match Position::from_fen(&case.entry.fen) {
+                Ok(p) => p,
+                Err(e) => {
+                    failures.push(format!("line {}: FEN rejected: {e}", case.line));
+                    continue;
+                }
+            };
+            let expected = case
+                .entry
+                .expected(case.depth)
+                .expect("cases use listed depths");
+            let got = perft(&position, case.depth, token);
+            nodes += got;
+            if got != expected {
+                failures.push(format!(
+                    "line {} D{}: expected {expected}, got {got} ({})",
+                    case.line, case.depth, case.entry.fen
+                ));
+            }
+        }
+        (failures, nodes)
+    }
+}
+
+/// Measures a backend's perft speed on a small search (nodes per second),
+/// to pick how deep it is tested.
+struct Calibrate;
+
+impl WithBackend for Calibrate {
+    type Output = f64;
+    fn run<B: SliderAttacks>(self, token: B) -> f64 {
+        // Best of five short runs: the machine may be busy with other work.
+        (0..5)
+            .map(|_| {
+                let start = Instant::now();
+                let nodes = perft(&Position::startpos(), 4, token);
+                nodes as f64 / start.elapsed().as_secs_f64().max(1e-9)
+            })
+            .fold(0.0, f64::max)
+    }
+}
+
+/// Backends at or above this speed (in the test profile) get the deep tier.
+const FAST_NPS: f64 = 30e6;
+
+/// Runs `select(is_fast)` cases on every supported backend and fails with
+/// every mismatch found.
+fn check_every_backend<'a>(suite_name: &str, select: impl Fn(bool) -> Vec<Case<'a>>) {
+    let mut failures = Vec::new();
+    for &backend in Backend::all() {
+        if !backend.is_supported() {
+            println!(
+                "SKIPPED {suite_name} on {}: CPU lacks {:?}",
+                backend.name(),
+                backend.missing_features()
+            );
+            continue;
+        }
+        let nps = hq::with_backend(backend, Calibrate).expect("supported backend");
+        let fast = nps >= FAST_NPS;
+        let cases = select(fast);
+        let deepest = cases.iter().map(|c| c.depth).max().unwrap_or(0);
+        let start = Instant::now();
+        let (errors, nodes) =
+            hq::with_backend(backend, RunCases(&cases)).expect("supported backend");
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "{suite_name} on {:<22} {} tier ({:.0} Mnps calibration): {} cases up to D{deepest}, {nodes} nodes in {secs:.2} s, {} mismatches",
+            backend.name(),
+            if fast { "deep" } else { "shallow" },
+            nps / 1e6,
+            cases.len(),
+            errors.len()
+        );
+        failures.extend(
+            errors
+                .into_iter()
+                .map(|e| format!("{}: {e}", backend.name())),
+        );
+    }
+    assert!(
+        failures.is_empty(),
+        "{} perft mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// The deepest listed depth whose count is at most `budget` (at least `min`).
+fn depth_within(entry: &EpdEntry, budget: u64, min: u32) -> u32 {
+    entry
+        .counts
+        .iter()
+        .filter(|&&(d, n)| d == min || n <= budget)
+        .map(|&(d, _)| d)
+        .max()
+        .unwrap_or(min)
+        .max(min)
+}
+
+#[test]
+fn standard_suite_on_every_backend() {
+    let Some(entries) = suite("standard.epd") else {
+        return;
+    };
+    assert_eq!(entries.len(), 85, "standard.epd should have 85 positions");
+    check_every_backend("standard.epd", |fast| {
+        let budget = if fast { 10_000_000 } else { 200_000 };
+        entries
+            .iter()
+            .enumerate()
+            .map(|(i, entry)| Case {
+                line: i + 1,
+                entry,
+                depth: depth_within(entry, budget, 3),
+            })
+            .collect()
+    });
+}
+
+#[test]
+fn chess960_suite_on_every_backend() {
+    let Some(entries) = suite("chess960.epd") else {
+        return;
+    };
+    assert_eq!(entries.len(), 967, "chess960.epd should have 967 positions");
+    check_every_backend("chess960.epd", |fast| {
+        let mut cases = Vec::new();
+        for (i, entry) in entries.iter().enumerate() {
+            let line = i + 1;
+            let depth = if line > 960 {
+                // The X-FEN castling cases: every listed depth.
+                entry.max_depth()
+            } else if fast {
+                // Depth 3 for all, depth 4 for every fourth position.
+                if i % 4 == 0 { 4 } else { 3 }
+            } else if i % 16 == 0 {
+                3
+            } else {
+                2
+            };
+            cases.push(Case { line, entry, depth });
+        }
+        cases
+    });
+}
