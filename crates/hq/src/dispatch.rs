@@ -204,6 +204,7 @@ macro_rules! forced_mode {
     };
 }
 
+#[allow(unused_macros)] // unused in force-* builds
 macro_rules! runtime_or_compile_time_mode {
     () => {
         // Mode 2 joins here when a SIMD backend leads the preference order,
@@ -270,6 +271,7 @@ pub(crate) mod runtime {
     /// A token that forwards every call through the installed table: what the
     /// free functions use in run-time dispatch mode.
     #[derive(Clone, Copy, Debug)]
+    #[allow(dead_code)] // unused in force-* builds
     pub(crate) struct Dynamic(pub(crate) ());
 
     impl SliderAttacks for Dynamic {

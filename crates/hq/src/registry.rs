@@ -8,11 +8,14 @@
 macro_rules! for_each_backend {
     ($m:ident) => {
         $m! {
+            (Avx512, hq_avx512::Avx512, "force-avx512"),
             (ScalarRankTable, hq_scalar::ScalarRankTable, "force-scalar-rank-table"),
             (ScalarRankDiagonal, hq_scalar::ScalarRankDiagonal, "force-scalar-rank-diagonal"),
             (ScalarReverse, hq_scalar::ScalarReverse, "force-scalar-reverse"),
             (ReverseBitboards, hq_reverse::ReverseBitboards, "force-reverse-bitboards"),
             (Classic, hq_classic::Classic, "force-classic"),
+            (XopSsse3, hq_xop::XopSsse3, "force-xop-ssse3"),
+            (XopModel, hq_xop::XopModel, "force-xop-model"),
         }
     };
 }
