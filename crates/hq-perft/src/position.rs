@@ -77,6 +77,10 @@ pub enum FenError {
     TooManyKings(Color),
     /// A pawn on rank 1 or 8.
     PawnOnBackRank(Square),
+    /// More material than one side's 16 men can make: more than 8 pawns,
+    /// more than 16 pieces, or more promoted pieces than missing pawns.
+    /// (This is what bounds the move count at the 218 of the known maximum.)
+    TooMuchMaterial(Color),
     /// The side that is not to move is in check (its king could be taken).
     OpponentInCheck,
 }
@@ -150,6 +154,11 @@ impl fmt::Display for FenError {
             FenError::PawnOnBackRank(sq) => write!(
                 f,
                 "FEN has a pawn on {sq}: pawns cannot stand on rank 1 or 8"
+            ),
+            FenError::TooMuchMaterial(c) => write!(
+                f,
+                "FEN gives {} more material than 16 men can make (at most 8 pawns, 16 pieces, and one promotion per missing pawn)",
+                color_name(*c)
             ),
             FenError::OpponentInCheck => {
                 write!(
@@ -267,6 +276,17 @@ impl Position {
                 _ => return Err(FenError::TooManyKings(color)),
             }
         }
+        for (c, color) in [(0, Color::White), (1, Color::Black)] {
+            let count = |kind: usize| (board.kinds[kind] & board.colors[c]).count_ones();
+            let pawns = count(PAWN);
+            let promoted = count(crate::board::KNIGHT).saturating_sub(2)
+                + count(crate::board::BISHOP).saturating_sub(2)
+                + count(ROOK).saturating_sub(2)
+                + count(crate::board::QUEEN).saturating_sub(1);
+            if pawns > 8 || board.colors[c].count_ones() > 16 || promoted > 8 - pawns {
+                return Err(FenError::TooMuchMaterial(color));
+            }
+        }
         let back_rank_pawns = board.kinds[PAWN] & BACK_RANKS;
         if back_rank_pawns != 0 {
             let sq = Square::from_index_masked(back_rank_pawns.trailing_zeros() as u8);
@@ -372,9 +392,10 @@ impl Position {
         let board = match mv.kind() {
             MoveKind::Castle => {
                 let us = self.board.side as usize;
-                let r = (2 * us..2 * us + 2)
-                    .find(|&r| self.rules.rook_from[r] == to)
-                    .unwrap_or(2 * us);
+                // The held right of the side to move whose rook stands on `to`.
+                let held =
+                    |r: usize| self.board.castling & (1 << r) != 0 && self.rules.rook_from[r] == to;
+                let r = (2 * us..2 * us + 2).find(|&r| held(r)).unwrap_or(2 * us);
                 self.board.make_castle(&self.rules, r)
             }
             MoveKind::EnPassant if (16..48).contains(&to) => self.board.make_en_passant(from, to),

@@ -149,6 +149,12 @@ fn each_kind_of_bad_input_has_its_own_error() {
         err("4k3/8/8/3pP3/8/8/8/4K3 b - d6 0 1"),
         FenError::ImpossibleEnPassant { .. }
     ));
+    // More material than 16 men make.
+    let black = FenError::TooMuchMaterial(Color::Black);
+    let white = FenError::TooMuchMaterial(Color::White);
+    assert_eq!(err("k7/pppppppp/p7/8/8/8/8/K7 w - - 0 1"), black);
+    assert_eq!(err("k7/8/8/8/8/8/NNNNNNNN/KNNNNNNN w - - 0 1"), white);
+    assert_eq!(err("k7/8/8/8/8/P7/QQ6/QQQQQQQK w - - 0 1"), white);
     // The side not to move in check.
     assert_eq!(
         err("7k/8/8/8/8/8/8/4K2R w - - 0 1"),
@@ -226,6 +232,18 @@ fn play_updates_counters_and_rights() {
     assert_eq!(
         after.to_string(),
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    );
+    // With only the queen-side right, castling must use that right's rook.
+    let queen_side: Position = KIWIPETE.replace("KQkq", "Qkq").parse().unwrap();
+    let long = queen_side
+        .legal_moves(token())
+        .iter()
+        .copied()
+        .find(|m| m.uci(false).to_string() == "e1c1")
+        .unwrap();
+    assert_eq!(
+        queen_side.play(long).to_string(),
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/2KR3R b kq - 1 1"
     );
     let kiwi: Position = KIWIPETE.parse().unwrap();
     let castle = kiwi
@@ -337,14 +355,18 @@ fn assert_valid(p: &Position) {
             "{} leaves the king in check in {fen}",
             mv.uci(p.is_chess960())
         );
-        assert_valid_shallow(&child);
+        assert_valid_shallow(&child, &fen, mv.uci(p.is_chess960()));
     }
 }
 
 /// The child of a legal move must itself be a valid position.
-fn assert_valid_shallow(child: &Position) {
+fn assert_valid_shallow(child: &Position, parent: &str, mv: hq_perft::UciMove) {
     let fen = child.to_string();
-    assert_eq!(Position::from_fen(&fen).map(|p| p.to_string()), Ok(fen));
+    assert_eq!(
+        Position::from_fen(&fen).map(|p| p.to_string()),
+        Ok(fen),
+        "after {mv} in {parent}"
+    );
 }
 
 const FEN_CHARS: &[char] = &[
@@ -397,11 +419,10 @@ fn check_any(fen: &str) {
 /// Random positions with one king each and random rights, side and en
 /// passant: many are accepted, so the generator runs on odd positions.
 fn random_position() -> impl Strategy<Value = String> {
-    let piece = prop::sample::select(
-        &[
-            '.', '.', '.', '.', 'p', 'n', 'b', 'r', 'q', 'P', 'N', 'B', 'R', 'Q',
-        ][..],
-    );
+    let piece = prop_oneof![
+        6 => Just('.'),
+        1 => prop::sample::select(&['p', 'n', 'b', 'r', 'q', 'P', 'N', 'B', 'R', 'Q'][..]),
+    ];
     (
         prop::collection::vec(piece, 64),
         0..64usize,

@@ -5,7 +5,7 @@
 
 use hq::{Backend, SliderAttacks, WithBackend};
 use hq_perft::epd::{EpdEntry, load_shared_suite};
-use hq_perft::{Position, perft};
+use hq_perft::{Position, divide, perft, perft_parallel};
 use std::path::Path;
 use std::time::Instant;
 
@@ -185,4 +185,29 @@ fn chess960_suite_on_every_backend() {
         }
         cases
     });
+}
+
+/// `divide` and the threaded perft go through `Position::play` at the root:
+/// their totals must equal the plain perft on every suite position.
+#[test]
+fn divide_and_threads_agree_with_perft() {
+    let token = hq::backends::ScalarRankTable::new().expect("portable backend");
+    let mut checked = 0;
+    for name in ["standard.epd", "chess960.epd"] {
+        let Some(entries) = suite(name) else { continue };
+        for (i, entry) in entries.iter().enumerate() {
+            let position = Position::from_fen(&entry.fen).expect("suite FENs are valid");
+            let expected = entry.expected(3).expect("every line has D3");
+            let divided: u64 = divide(&position, 3, token).iter().map(|&(_, n)| n).sum();
+            let threaded = perft_parallel(&position, 3, token, 2).expect("thread pool");
+            assert_eq!(
+                (divided, threaded),
+                (expected, expected),
+                "{name} line {}",
+                i + 1
+            );
+            checked += 1;
+        }
+    }
+    println!("divide and 2-thread perft agree at D3 on {checked} positions");
 }
