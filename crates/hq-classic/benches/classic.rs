@@ -22,7 +22,7 @@ fn attack_boards(c: &mut Criterion) {
     let games = games();
     let plies: u64 = games.iter().map(|g| g.len() as u64).sum();
     let start = AttackBoards::new(Position::start());
-    let mut group = c.benchmark_group("attack-boards");
+    let mut group = c.benchmark_group("classic-attack-boards");
     group.throughput(Throughput::Elements(plies));
     group.bench_function("incremental-make", |b| {
         b.iter(|| {
@@ -88,21 +88,22 @@ fn attack_boards(c: &mut Criterion) {
     group.finish();
 }
 
-fn bench_token<B: SliderAttacks>(
-    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
-    piece: &'static str,
-    inputs: &[(Square, u64)],
-) {
+type Group<'a> = criterion::BenchmarkGroup<'a, criterion::measurement::WallTime>;
+
+/// Queen and rook attacks of one token over all inputs, xor-accumulated.
+fn tokens<B: SliderAttacks>(group: &mut Group<'_>, inputs: &[(Square, u64)]) {
     let token = B::new().expect("portable backend");
-    group.bench_with_input(BenchmarkId::new(piece, B::NAME), inputs, |b, inputs| {
+    group.bench_with_input(BenchmarkId::new("queen", B::NAME), inputs, |b, inputs| {
         b.iter(|| {
             inputs.iter().fold(0u64, |acc, &(sq, occ)| {
-                let occ = Bitboard(occ);
-                acc ^ if piece == "rook" {
-                    token.rook_attacks(sq, occ).0
-                } else {
-                    token.queen_attacks(sq, occ).0
-                }
+                acc ^ token.queen_attacks(sq, Bitboard(occ)).0
+            })
+        })
+    });
+    group.bench_with_input(BenchmarkId::new("rook", B::NAME), inputs, |b, inputs| {
+        b.iter(|| {
+            inputs.iter().fold(0u64, |acc, &(sq, occ)| {
+                acc ^ token.rook_attacks(sq, Bitboard(occ)).0
             })
         })
     });
@@ -118,13 +119,11 @@ fn attacks(c: &mut Criterion) {
             )
         })
         .collect();
-    let mut group = c.benchmark_group("attacks");
+    let mut group = c.benchmark_group("classic-attacks");
     group.throughput(Throughput::Elements(inputs.len() as u64));
-    for piece in ["queen", "rook"] {
-        bench_token::<Classic>(&mut group, piece, &inputs);
-        bench_token::<ScalarRankTable>(&mut group, piece, &inputs);
-        bench_token::<ScalarReverse>(&mut group, piece, &inputs);
-    }
+    tokens::<Classic>(&mut group, &inputs);
+    tokens::<ScalarRankTable>(&mut group, &inputs);
+    tokens::<ScalarReverse>(&mut group, &inputs);
     group.finish();
 }
 

@@ -32,7 +32,7 @@ fn inputs() -> Vec<(Square, u64)> {
 fn reversal(c: &mut Criterion) {
     let mut rng = Rng(0xBE7C_0002);
     let words: Vec<u64> = (0..N).map(|_| rng.next_u64()).collect();
-    let mut group = c.benchmark_group("reversal");
+    let mut group = c.benchmark_group("reverse-reversal");
     group.throughput(Throughput::Elements(N as u64));
     group.bench_function("swar", |b| {
         b.iter(|| {
@@ -69,7 +69,7 @@ fn reversal(c: &mut Criterion) {
             set &= set - 1;
         }
     };
-    let mut group = c.benchmark_group("serialize-reversed");
+    let mut group = c.benchmark_group("reverse-serialize");
     group.throughput(Throughput::Elements(N as u64));
     group.bench_function("swar-then-scan", |b| {
         b.iter(|| {
@@ -108,57 +108,70 @@ fn reversal(c: &mut Criterion) {
     group.finish();
 }
 
-fn bench_token<B: SliderAttacks>(
-    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+type Group<'a> = criterion::BenchmarkGroup<'a, criterion::measurement::WallTime>;
+
+/// One attack function over all inputs, xor-accumulated. Every variant gets
+/// the same `(square, occupancy, reversed occupancy)` records, so all read
+/// the same memory; the tokens ignore the third field.
+fn run<F: Fn(Square, u64, u64) -> u64>(
+    group: &mut Group<'_>,
     piece: &str,
-    inputs: &[(Square, u64)],
+    name: &str,
+    inputs: &[(Square, u64, u64)],
+    f: F,
 ) {
-    let token = B::new().expect("portable backend");
-    group.bench_with_input(BenchmarkId::new(piece, B::NAME), inputs, |b, inputs| {
+    group.bench_with_input(BenchmarkId::new(piece, name), inputs, |b, inputs| {
         b.iter(|| {
-            inputs.iter().fold(0u64, |acc, &(sq, occ)| {
-                let occ = Bitboard(occ);
-                acc ^ match piece {
-                    "rook" => token.rook_attacks(sq, occ).0,
-                    _ => token.queen_attacks(sq, occ).0,
-                }
-            })
+            inputs
+                .iter()
+                .fold(0u64, |acc, &(sq, occ, rocc)| acc ^ f(sq, occ, rocc))
         })
     });
 }
 
+fn tokens<B: SliderAttacks>(group: &mut Group<'_>, inputs: &[(Square, u64, u64)]) {
+    let token = B::new().expect("portable backend");
+    run(group, "queen", B::NAME, inputs, |sq, occ, _| {
+        token.queen_attacks(sq, Bitboard(occ)).0
+    });
+    run(group, "rook", B::NAME, inputs, |sq, occ, _| {
+        token.rook_attacks(sq, Bitboard(occ)).0
+    });
+}
+
 fn attacks(c: &mut Criterion) {
-    let inputs = inputs();
-    // The maintained board's situation: the reversed occupancy is already there.
-    let with_reversed: Vec<(Square, u64, u64)> = inputs
-        .iter()
-        .map(|&(s, o)| (s, o, o.reverse_bits()))
+    let inputs: Vec<(Square, u64, u64)> = inputs()
+        .into_iter()
+        .map(|(s, o)| (s, o, o.reverse_bits()))
         .collect();
-    let mut group = c.benchmark_group("attacks");
+    let mut group = c.benchmark_group("reverse-attacks");
     group.throughput(Throughput::Elements(N as u64));
-    for piece in ["queen", "rook"] {
-        bench_token::<ReverseBitboards>(&mut group, piece, &inputs);
-        bench_token::<ScalarRankTable>(&mut group, piece, &inputs);
-        bench_token::<ScalarRankDiagonal>(&mut group, piece, &inputs);
-        bench_token::<ScalarReverse>(&mut group, piece, &inputs);
-        group.bench_with_input(
-            BenchmarkId::new(piece, "reverse-board-maintained"),
-            &with_reversed,
-            |b, inputs| {
-                b.iter(|| {
-                    inputs.iter().fold(0u64, |acc, &(sq, occ, rocc)| {
-                        let (rf, rr) = rook_attacks_split(occ, rocc, sq);
-                        acc ^ if piece == "rook" {
-                            rf | swar_reverse(rr)
-                        } else {
-                            let (bf, br) = bishop_attacks_split(occ, rocc, sq);
-                            rf | bf | swar_reverse(rr | br)
-                        }
-                    })
-                })
-            },
-        );
-    }
+    tokens::<ReverseBitboards>(&mut group, &inputs);
+    tokens::<ScalarRankTable>(&mut group, &inputs);
+    tokens::<ScalarRankDiagonal>(&mut group, &inputs);
+    tokens::<ScalarReverse>(&mut group, &inputs);
+    // The maintained board's situation: the reversed occupancy is already there.
+    run(
+        &mut group,
+        "queen",
+        "reverse-board-maintained",
+        &inputs,
+        |sq, occ, rocc| {
+            let (rf, rr) = rook_attacks_split(occ, rocc, sq);
+            let (bf, br) = bishop_attacks_split(occ, rocc, sq);
+            rf | bf | swar_reverse(rr | br)
+        },
+    );
+    run(
+        &mut group,
+        "rook",
+        "reverse-board-maintained",
+        &inputs,
+        |sq, occ, rocc| {
+            let (rf, rr) = rook_attacks_split(occ, rocc, sq);
+            rf | swar_reverse(rr)
+        },
+    );
     group.finish();
 }
 
@@ -193,7 +206,7 @@ fn reuse_and_check(c: &mut Criterion) {
             )
         })
         .collect();
-    let mut group = c.benchmark_group("reuse");
+    let mut group = c.benchmark_group("reverse-reuse");
     group.throughput(Throughput::Elements(positions.len() as u64));
     group.bench_function("observe-with-reuse", |b| {
         b.iter(|| {
@@ -220,13 +233,21 @@ fn reuse_and_check(c: &mut Criterion) {
     });
     group.finish();
 
-    let mut group = c.benchmark_group("slider-check");
+    let mut group = c.benchmark_group("reverse-slider-check");
     group.throughput(Throughput::Elements(boards.len() as u64));
     group.bench_function("reverse-board-no-tables", |b| {
         b.iter(|| {
             black_box(&boards)
                 .iter()
                 .filter(|b| b.in_slider_check(b.position().side_to_move()))
+                .count()
+        })
+    });
+    group.bench_function("reverse-board-line-mask-table", |b| {
+        b.iter(|| {
+            black_box(&boards)
+                .iter()
+                .filter(|b| slider_check_with_table(b))
                 .count()
         })
     });
@@ -249,6 +270,25 @@ fn reuse_and_check(c: &mut Criterion) {
         })
     });
     group.finish();
+}
+
+/// [`ReverseBoard::in_slider_check`] with the line masks loaded from
+/// `LINE_MASKS` instead of computed: prices the seed's "no lookup tables".
+fn slider_check_with_table(board: &ReverseBoard) -> bool {
+    use hq_core::piece::Color;
+    let color: Color = board.position().side_to_move();
+    let king = board.position().king_square(color);
+    let enemy = color.opposite();
+    let (occ, rocc) = (board.occupied(), board.occupied_reversed());
+    let (ro, rd) = (
+        rook_attacks_split(occ, rocc, king),
+        bishop_attacks_split(occ, rocc, king),
+    );
+    (ro.0 & board.sliders(enemy, SliderKind::Orthogonal))
+        | (rd.0 & board.sliders(enemy, SliderKind::Diagonal))
+        | (ro.1 & board.sliders_reversed(enemy, SliderKind::Orthogonal))
+        | (rd.1 & board.sliders_reversed(enemy, SliderKind::Diagonal))
+        != 0
 }
 
 criterion_group!(benches, reversal, attacks, reuse_and_check);

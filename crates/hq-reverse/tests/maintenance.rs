@@ -164,12 +164,39 @@ fn reused_attack_sets_are_always_right() {
 
 #[test]
 fn reuse_hit_rate_on_random_games() {
-    let stats = hq_reverse::reuse::reuse_on_random_games(&Position::start(), 1, 100, 200);
-    println!(
-        "attack reuse on 100 random pseudo-legal games of 200 plies from the start: {} of {} lookups reused, hit rate {:.1} %",
-        stats.hits,
-        stats.lookups,
-        100.0 * stats.hit_rate()
-    );
-    assert!(stats.lookups > 10_000 && stats.hits > 0);
+    for (name, start) in [
+        ("the start position", Position::start()),
+        ("Kiwipete", Position::from_fen(KIWIPETE).unwrap()),
+    ] {
+        let stats = hq_reverse::reuse::reuse_on_random_games(&start, 1, 100, 200);
+        println!(
+            "attack reuse on 100 random pseudo-legal games of 200 plies from {name}: \
+             {} of {} lookups reused, hit rate {:.1} %",
+            stats.hits,
+            stats.lookups,
+            100.0 * stats.hit_rate()
+        );
+        assert!(
+            stats.lookups > 10_000 && stats.hits > 0 && stats.hits < stats.lookups,
+            "{stats:?}"
+        );
+    }
+}
+
+#[test]
+fn reuse_hit_rate_on_a_depth_first_walk() {
+    for (name, start, depth) in [
+        ("the start position", Position::start(), 4),
+        ("Kiwipete", Position::from_fen(KIWIPETE).unwrap(), 3),
+    ] {
+        let stats = hq_reverse::reuse::reuse_on_pseudo_legal_tree(&start, depth);
+        println!(
+            "attack reuse on the depth-first walk of all pseudo-legal lines of {depth} plies from {name}: \
+             {} of {} lookups reused, hit rate {:.1} %",
+            stats.hits,
+            stats.lookups,
+            100.0 * stats.hit_rate()
+        );
+        assert!(stats.hits > 0 && stats.hits < stats.lookups, "{stats:?}");
+    }
 }
