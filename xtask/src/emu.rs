@@ -358,6 +358,9 @@ fn check(r: &Run, status: Option<i32>, lines: &[String]) -> Option<String> {
         return match (detected, r.features_present) {
             (None, _) => Some("hq-info printed no `detected:` line".into()),
             (Some("avx512"), false) => Some("detected avx512 on a CPU without AVX-512".into()),
+            (Some(other), true) if other != "avx512" => Some(format!(
+                "detected {other} on a CPU with AVX-512 VBMI/GFNI; avx512 leads the preference order"
+            )),
             _ => None,
         };
     }
