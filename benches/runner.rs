@@ -1,0 +1,364 @@
+//! The criterion driver: every row (backend, facade, reference, peer) is
+//! checked against the oracle, then every workload is timed, interleaved by
+//! workload so that the figures compared in one table column are measured
+//! close together in time.
+//!
+//! Progress goes to stdout as `hq-bench: ...` lines (what `cargo xtask
+//! bench-matrix` shows); with `HQ_BENCH_META=<path>` the run also writes what
+//! it measured and what it skipped as JSON beside criterion's own output.
+
+use crate::reference::{KoggeStone, Pext};
+use crate::{
+    Data, Facade, INPUTS, Lookup, Ours, Piece, ReadsOnly, Workload, lookups_per_iteration,
+    setwise_sliders,
+};
+use criterion::{Criterion, Throughput};
+use hq::{Backend, Bitboard, SliderAttacks, Square, WithBackend};
+use std::hint::black_box;
+
+/// What a row is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowKind {
+    /// A backend of `hq`, through its token.
+    Backend,
+    /// The facade's free functions.
+    Facade,
+    /// A reference point (PEXT, Kogge-Stone).
+    Reference,
+    /// Another crate.
+    Peer,
+    /// No lookup: the floor of the cache-pressure column.
+    Floor,
+}
+
+impl RowKind {
+    fn name(self) -> &'static str {
+        match self {
+            RowKind::Backend => "backend",
+            RowKind::Facade => "facade",
+            RowKind::Reference => "reference",
+            RowKind::Peer => "peer",
+            RowKind::Floor => "floor",
+        }
+    }
+}
+
+/// One row of the results: something timed.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// The criterion function id (a stable name, e.g. `avx2`, `cozy-chess-magic`).
+    pub name: String,
+    /// What it is, for people (method, how it is called).
+    pub label: String,
+    /// Backend, facade, reference or peer.
+    pub kind: RowKind,
+}
+
+type Job = Box<dyn Fn(&Data) -> u64>;
+
+struct Entry {
+    row: usize,
+    piece: Piece,
+    workload: Workload,
+    job: Job,
+}
+
+/// The set of rows to time in one run.
+pub struct Bench {
+    data: Data,
+    rows: Vec<Row>,
+    entries: Vec<Entry>,
+    skipped: Vec<(String, String)>,
+    checked_cases: u64,
+}
+
+/// Where the facade's choice came from, for the row label.
+fn facade_label() -> String {
+    let how = match hq::selection() {
+        hq::Selection::Forced => "forced by a force-* feature",
+        hq::Selection::CompileTime => "static selection from target features",
+        hq::Selection::RunTime => "run-time dispatch",
+    };
+    format!("hq free functions ({how}: {})", hq::active_backend())
+}
+
+impl Bench {
+    /// An empty run over the fixed inputs (and a fresh 64 MiB buffer).
+    pub fn new() -> Bench {
+        Bench {
+            data: Data::new(),
+            rows: Vec::new(),
+            entries: Vec::new(),
+            skipped: Vec::new(),
+            checked_cases: 0,
+        }
+    }
+
+    /// Adds `lookup` after checking it against the oracle (panics on any
+    /// disagreement: a wrong implementation is never timed).
+    pub fn add<L: Lookup>(&mut self, name: &str, label: &str, kind: RowKind, lookup: L) {
+        self.checked_cases += check_against_oracle(name, lookup, &self.data);
+        let row = self.push_row(name, label, kind);
+        for piece in Piece::ALL {
+            for workload in Workload::ALL {
+                let own = match workload {
+                    Workload::Batch => L::HAS_BATCH,
+                    Workload::Setwise => L::HAS_SETWISE,
+                    _ => true,
+                };
+                if own {
+                    self.push(row, piece, workload, lookup);
+                }
+            }
+        }
+    }
+
+    fn push_row(&mut self, name: &str, label: &str, kind: RowKind) -> usize {
+        assert!(
+            self.rows.iter().all(|r| r.name != name),
+            "two rows named {name}"
+        );
+        self.rows.push(Row {
+            name: name.to_owned(),
+            label: label.to_owned(),
+            kind,
+        });
+        self.rows.len() - 1
+    }
+
+    fn push<L: Lookup>(&mut self, row: usize, piece: Piece, workload: Workload, lookup: L) {
+        self.entries.push(Entry {
+            row,
+            piece,
+            workload,
+            job: Box::new(move |data| lookup.run(workload, piece, data)),
+        });
+    }
+
+    /// Records a row that cannot run here, and why.
+    pub fn skip(&mut self, name: &str, why: &str) {
+        println!("hq-bench: SKIPPED {name}: {why}");
+        self.skipped.push((name.to_owned(), why.to_owned()));
+    }
+
+    /// Every backend of `hq` through its token; those this CPU lacks are skipped.
+    pub fn add_backends(&mut self) {
+        struct Add<'a>(&'a mut Bench);
+        impl WithBackend for Add<'_> {
+            type Output = ();
+            fn run<B: SliderAttacks>(self, token: B) {
+                self.0.add(
+                    B::NAME,
+                    &format!("hq backend {} (token, monomorphized)", B::NAME),
+                    RowKind::Backend,
+                    Ours(token),
+                );
+            }
+        }
+        for &backend in Backend::all() {
+            if hq::with_backend(backend, Add(self)).is_err() {
+                let missing = backend.missing_features().join(", ");
+                self.skip(backend.name(), &format!("CPU lacks {missing}"));
+            }
+        }
+    }
+
+    /// The facade's free functions.
+    pub fn add_facade(&mut self) {
+        self.add("hq", &facade_label(), RowKind::Facade, Facade);
+    }
+
+    /// Our PEXT lookup (skipped without BMI2) and the Kogge-Stone fill.
+    pub fn add_pext(&mut self) {
+        match Pext::new() {
+            Some(pext) => self.add(
+                "ref-pext",
+                "PEXT lookup (BMI2 _pext_u64, 841 KiB of tables)",
+                RowKind::Reference,
+                pext,
+            ),
+            None => self.skip("ref-pext", "CPU lacks bmi2"),
+        }
+    }
+
+    /// The Kogge-Stone fill.
+    pub fn add_kogge_stone(&mut self) {
+        self.add(
+            "ref-kogge-stone",
+            "Kogge-Stone occluded fill (no tables)",
+            RowKind::Reference,
+            KoggeStone,
+        );
+    }
+
+    /// The buffer reads of the cache-pressure workload alone (queen group).
+    pub fn add_reads_floor(&mut self) {
+        let row = self.push_row(
+            "reads-only",
+            "cache-pressure buffer reads alone, no lookup",
+            RowKind::Floor,
+        );
+        self.push(row, Piece::Queen, Workload::Cache, ReadsOnly);
+    }
+
+    /// Times every entry with criterion (configured from the command line)
+    /// and writes the `HQ_BENCH_META` file if asked.
+    pub fn run(mut self) {
+        let mut criterion = Criterion::default().configure_from_args();
+        let order = |e: &Entry| {
+            let p = Piece::ALL.iter().position(|&p| p == e.piece).unwrap_or(0);
+            let w = Workload::ALL
+                .iter()
+                .position(|&w| w == e.workload)
+                .unwrap_or(0);
+            (p, w)
+        };
+        self.entries.sort_by_key(order);
+        println!(
+            "hq-bench: {} rows checked against hq::reference ({} cases), {} benchmarks to run",
+            self.rows.len(),
+            self.checked_cases,
+            self.entries.len()
+        );
+        if let Err(e) = self.write_meta() {
+            eprintln!("hq-bench: cannot write HQ_BENCH_META: {e}");
+            std::process::exit(1);
+        }
+        let total = self.entries.len();
+        let data = &self.data;
+        for (k, entry) in self.entries.iter().enumerate() {
+            let group_name = format!("{}/{}", entry.piece.name(), entry.workload.name());
+            let row = &self.rows[entry.row];
+            println!("hq-bench: [{}/{total}] {group_name}/{}", k + 1, row.name);
+            let mut group = criterion.benchmark_group(&group_name);
+            group.throughput(Throughput::Elements(
+                lookups_per_iteration(entry.workload) as u64
+            ));
+            group.bench_function(&row.name, |b| b.iter(|| (entry.job)(black_box(data))));
+            group.finish();
+        }
+        criterion.final_summary();
+    }
+
+    fn write_meta(&self) -> std::io::Result<()> {
+        let Some(path) = std::env::var_os("HQ_BENCH_META") else {
+            return Ok(());
+        };
+        let rows: Vec<String> = self
+            .rows
+            .iter()
+            .map(|r| {
+                format!(
+                    "{{\"name\":{},\"label\":{},\"kind\":{}}}",
+                    json_str(&r.name),
+                    json_str(&r.label),
+                    json_str(r.kind.name())
+                )
+            })
+            .collect();
+        let skipped: Vec<String> = self
+            .skipped
+            .iter()
+            .map(|(n, w)| format!("{{\"name\":{},\"why\":{}}}", json_str(n), json_str(w)))
+            .collect();
+        let selection = match hq::selection() {
+            hq::Selection::Forced => "forced",
+            hq::Selection::CompileTime => "compile-time",
+            hq::Selection::RunTime => "run-time",
+        };
+        let text = format!(
+            "{{\"selection\":{},\"active_backend\":{},\"inputs\":{INPUTS},\"checked_cases\":{},\"rows\":[{}],\"skipped\":[{}]}}\n",
+            json_str(selection),
+            json_str(hq::active_backend().name()),
+            self.checked_cases,
+            rows.join(","),
+            skipped.join(",")
+        );
+        std::fs::write(path, text)
+    }
+}
+
+impl Default for Bench {
+    fn default() -> Self {
+        Bench::new()
+    }
+}
+
+/// A JSON string literal.
+fn json_str(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Compares `lookup` with `hq::reference` on every benchmark input, on the
+/// empty and the full board from every square, and on its own batch and
+/// set-wise entry points; panics loudly on the first disagreement. Returns
+/// the number of cases checked.
+pub fn check_against_oracle<L: Lookup>(name: &str, lookup: L, data: &Data) -> u64 {
+    let mut cases = 0u64;
+    let check = |piece: Piece, sq: Square, occ: Bitboard, got: Bitboard, what: &str| {
+        let want = piece.reference(sq, occ);
+        assert!(
+            got == want,
+            "{name} disagrees with hq::reference ({what}): {} on {sq} over {:#018x} gave {:#018x}, \
+             the oracle says {:#018x}; refusing to time a wrong implementation",
+            piece.name(),
+            occ.0,
+            got.0,
+            want.0
+        );
+        1
+    };
+    let mut occupancies: Vec<Bitboard> = vec![Bitboard::EMPTY, Bitboard(!0)];
+    occupancies.extend(data.inputs.iter().take(64).map(|i| i.occupancy));
+    for piece in Piece::ALL {
+        for i in &data.inputs {
+            let got = lookup.attacks(piece, i.square, i.occupancy);
+            cases += check(piece, i.square, i.occupancy, got, "single lookup");
+        }
+        for &occ in &occupancies {
+            for sq in Square::ALL {
+                let got = lookup.attacks(piece, sq, occ);
+                cases += check(piece, sq, occ, got, "single lookup");
+            }
+        }
+        if L::HAS_BATCH {
+            for &occ in &occupancies {
+                let mut out = [Bitboard::EMPTY; 64];
+                lookup.batch(piece, &Square::ALL, occ, &mut out);
+                for (sq, got) in Square::ALL.into_iter().zip(out) {
+                    cases += check(piece, sq, occ, got, "batch");
+                }
+            }
+        }
+        if L::HAS_SETWISE {
+            for i in &data.inputs {
+                let sliders = setwise_sliders(i.occupancy);
+                let got = lookup.setwise(piece, sliders, i.occupancy);
+                let want = sliders
+                    .iter()
+                    .fold(0, |a, sq| a | piece.reference(sq, i.occupancy).0);
+                assert!(
+                    got.0 == want,
+                    "{name} disagrees with hq::reference (set-wise {}): sliders {:#018x} over \
+                     {:#018x} gave {:#018x}, the oracle says {want:#018x}",
+                    piece.name(),
+                    sliders.0,
+                    i.occupancy.0,
+                    got.0
+                );
+                cases += 1;
+            }
+        }
+    }
+    cases
+}

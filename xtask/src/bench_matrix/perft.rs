@@ -1,0 +1,129 @@
+//! Perft nodes per second: every backend (`hq-perft`, monomorphized per
+//! backend) and the peers' perft (cozy-chess with bulk counting, shakmaty's
+//! `perft`, Stockfish's `go perft` when installed) on the same positions.
+//!
+//! The measuring is the `hq-perft` crate's own comparison,
+//! `cargo run --release -p hq-perft --example peers -- --csv` (start position
+//! depth 6 and Kiwipete depth 5; `--quick`: depths 5 and 4), which checks
+//! every count against the known value and prints
+//! `csv,<workload>,<engine>,<nodes>,<seconds>,<nps>` lines read here. It is
+//! built with the default flags, in the `runtime` configuration's target dir.
+
+use super::results::PerftFigure;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+/// Where the perft comparison lives.
+const EXAMPLE: &str = "crates/hq-perft/examples/peers.rs";
+
+/// Runs the perft stage: the figures, and a note for the Markdown.
+pub fn run(
+    root: &Path,
+    _out: &Path,
+    quick: bool,
+) -> Result<(Vec<PerftFigure>, Option<String>), String> {
+    if !root.join(EXAMPLE).exists() {
+        let note = format!(
+            "Perft: SKIPPED, {EXAMPLE} is absent (the hq-perft crate is not in this checkout)."
+        );
+        println!("\n[perft] {note}");
+        return Ok((Vec::new(), Some(note)));
+    }
+    let repeat = if quick { "1" } else { "2" };
+    let mut args = vec![
+        "run",
+        "--release",
+        "-p",
+        "hq-perft",
+        "--example",
+        "peers",
+        "--",
+        "--csv",
+        "--repeat",
+        repeat,
+    ];
+    if quick {
+        args.push("--quick");
+    }
+    println!("\n[perft] building and running: cargo {}", args.join(" "));
+    let started = Instant::now();
+    let mut child = Command::new(env!("CARGO"))
+        .current_dir(root)
+        .args(&args)
+        .env(
+            "CARGO_TARGET_DIR",
+            root.join("target/bench-matrix-build/default"),
+        )
+        .env("RUSTFLAGS", "")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    let stdout = child.stdout.take().expect("piped");
+    let mut figures = Vec::new();
+    let mut table = Vec::new();
+    for line in BufReader::new(stdout).lines() {
+        let line = line.map_err(|e| format!("reading the perft output: {e}"))?;
+        let Some(rest) = line.strip_prefix("csv,") else {
+            if line.starts_with('|') {
+                table.push(line);
+            }
+            continue;
+        };
+        let fields: Vec<&str> = rest.split(',').collect();
+        let [workload, engine, nodes, seconds, _nps] = fields[..] else {
+            return Err(format!("unexpected perft line {line:?}"));
+        };
+        let (position, depth) = workload
+            .rsplit_once(" d")
+            .and_then(|(p, d)| Some((p.to_owned(), d.parse::<u32>().ok()?)))
+            .ok_or_else(|| format!("unexpected perft workload {workload:?}"))?;
+        let nodes: u64 = nodes
+            .parse()
+            .map_err(|_| format!("bad node count in {line:?}"))?;
+        let seconds: f64 = seconds
+            .parse()
+            .map_err(|_| format!("bad time in {line:?}"))?;
+        let row = engine
+            .strip_prefix("hq-perft/")
+            .map(str::to_owned)
+            .unwrap_or_else(|| {
+                engine
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or(engine)
+                    .to_owned()
+            });
+        println!(
+            "[perft] {row}: {workload}: {:.1} M nodes/s",
+            nodes as f64 / seconds / 1e6
+        );
+        figures.push(PerftFigure {
+            config: "runtime".to_owned(),
+            row,
+            position,
+            depth,
+            nodes,
+            seconds,
+            mnps: nodes as f64 / seconds.max(1e-9) / 1e6,
+        });
+    }
+    let status = child
+        .wait()
+        .map_err(|e| format!("waiting for cargo: {e}"))?;
+    if !status.success() {
+        return Err(format!(
+            "the perft stage failed ({status}); see the message above"
+        ));
+    }
+    let note = format!(
+        "Perft: `cargo {}` ({:.0} s; best of {repeat} runs per engine, one thread; every count \
+         checked against the known value by the example). Engines missing from the table were \
+         skipped by it (e.g. Stockfish not installed).",
+        args.join(" "),
+        started.elapsed().as_secs_f64()
+    );
+    Ok((figures, Some(note)))
+}

@@ -1,0 +1,330 @@
+//! The Markdown matrix and the chart of one run, and of several runs merged.
+
+use super::chart::{self, Panel};
+use super::results::{CHART_SVG, MATRIX_MD, Results};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// The table's columns.
+const WORKLOADS: [(&str, &str); 5] = [
+    ("throughput", "throughput"),
+    ("latency", "latency"),
+    ("batch", "batch"),
+    ("setwise", "set-wise"),
+    ("cache", "cache pressure"),
+];
+
+/// `1234 (1.02×)`, or `—` when not measured.
+fn cell(results: &Results, config: &str, row: &str, piece: &str, workload: &str) -> String {
+    match results.figure(config, row, piece, workload) {
+        Some(f) => match f.ratio_to_pext {
+            Some(r) => format!("{:.0} ({r:.2}×)", f.mlookups_per_s),
+            None => format!("{:.0}", f.mlookups_per_s),
+        },
+        None => "—".to_owned(),
+    }
+}
+
+/// Every (configuration, row) with at least one figure, in run order.
+fn rows_of(results: &Results) -> Vec<(String, String, String, String)> {
+    let mut out = Vec::new();
+    for config in results.configs.iter().filter(|c| c.ran) {
+        for row in &config.rows {
+            if results
+                .figures
+                .iter()
+                .any(|f| f.config == config.name && f.row == row.name)
+            {
+                out.push((
+                    config.name.clone(),
+                    row.name.clone(),
+                    row.kind.clone(),
+                    row.label.clone(),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The Markdown matrix of one run.
+pub fn markdown(results: &Results) -> String {
+    let mut md = String::new();
+    let _ = writeln!(
+        md,
+        "# Slider-attack benchmark matrix: {}\n",
+        results.cpu.model_name
+    );
+    let _ = writeln!(
+        md,
+        "* CPU: {} (id `{}`)",
+        results.cpu.summary(),
+        results.cpu.id
+    );
+    let _ = writeln!(
+        md,
+        "* {}; commit {}; {}",
+        results.rustc, results.git_commit, results.date
+    );
+    let _ = writeln!(
+        md,
+        "* {} run, {:.0} s in all. Figure: {}.",
+        if results.quick {
+            "**quick** (tiny samples: checks the pipeline, not the speed)"
+        } else {
+            "full"
+        },
+        results.total_seconds,
+        results.statistic
+    );
+    let _ = writeln!(
+        md,
+        "* Cells: million lookups per second (ratio to the PEXT reference `ref-pext` measured in \
+         the same build, for the same piece and workload). ns per lookup = 1000 / cell. \
+         Set-wise counts one call (the union over about two sliders) as one lookup.\n"
+    );
+    let _ = writeln!(md, "## Builds\n");
+    let _ = writeln!(
+        md,
+        "| build | RUSTFLAGS | cargo bench arguments | facade | build s | run s |"
+    );
+    let _ = writeln!(md, "|---|---|---|---|---|---|");
+    for c in &results.configs {
+        let facade = match (&c.selection, &c.active_backend) {
+            (Some(s), Some(b)) => format!("{s}: {b}"),
+            _ => "—".to_owned(),
+        };
+        if c.ran {
+            let _ = writeln!(
+                md,
+                "| {} | `{}` | `{}` | {} | {:.0} | {:.0} |",
+                c.name,
+                c.rustflags,
+                c.cargo_args.join(" "),
+                facade,
+                c.build_seconds,
+                c.run_seconds
+            );
+        } else {
+            let _ = writeln!(
+                md,
+                "| {} | — | `{}` | skipped: {} | — | — |",
+                c.name,
+                c.cargo_args.join(" "),
+                c.skip_reason.as_deref().unwrap_or("?")
+            );
+        }
+    }
+    let mut skipped: Vec<String> = Vec::new();
+    for c in results.configs.iter().filter(|c| c.ran) {
+        for s in &c.skipped {
+            let line = format!("`{}` ({}): {}", s.name, c.name, s.why);
+            if !skipped.contains(&line) {
+                skipped.push(line);
+            }
+        }
+    }
+    if !skipped.is_empty() {
+        let _ = writeln!(md, "\nSkipped rows: {}.", skipped.join("; "));
+    }
+    let rows = rows_of(results);
+    for piece in ["queen", "rook", "bishop"] {
+        let _ = writeln!(
+            md,
+            "\n## {piece}: million lookups / s (× PEXT of the same build)\n"
+        );
+        let _ = write!(md, "| build | row | kind |");
+        for (_, title) in WORKLOADS {
+            let _ = write!(md, " {title} |");
+        }
+        let _ = writeln!(md, "\n|---|---|---|{}", "---:|".repeat(WORKLOADS.len()));
+        for (config, row, kind, _) in &rows {
+            if !results
+                .figures
+                .iter()
+                .any(|f| &f.config == config && &f.row == row && f.piece == piece)
+            {
+                continue;
+            }
+            let _ = write!(md, "| {config} | `{row}` | {kind} |");
+            for (w, _) in WORKLOADS {
+                let _ = write!(md, " {} |", cell(results, config, row, piece, w));
+            }
+            let _ = writeln!(md);
+        }
+    }
+    let _ = writeln!(md, "\n## queen: ns per lookup\n");
+    let _ = writeln!(
+        md,
+        "| build | row | throughput | latency | cache pressure |\n|---|---|---:|---:|---:|"
+    );
+    for (config, row, _, _) in &rows {
+        let ns = |w: &str| {
+            results
+                .figure(config, row, "queen", w)
+                .map_or("—".to_owned(), |f| format!("{:.2}", f.ns_per_lookup))
+        };
+        let _ = writeln!(
+            md,
+            "| {config} | `{row}` | {} | {} | {} |",
+            ns("throughput"),
+            ns("latency"),
+            ns("cache")
+        );
+    }
+    let _ = writeln!(md, "\n## Perft (million nodes / s, one thread)\n");
+    if results.perft.is_empty() {
+        let _ = writeln!(
+            md,
+            "{}",
+            results
+                .perft_note
+                .as_deref()
+                .unwrap_or("No perft figures in this run.")
+        );
+    } else {
+        let _ = writeln!(
+            md,
+            "| build | row | position | depth | nodes | s | M nodes/s |\n|---|---|---|---:|---:|---:|---:|"
+        );
+        for p in &results.perft {
+            let _ = writeln!(
+                md,
+                "| {} | `{}` | {} | {} | {} | {:.3} | {:.1} |",
+                p.config, p.row, p.position, p.depth, p.nodes, p.seconds, p.mnps
+            );
+        }
+        if let Some(note) = &results.perft_note {
+            let _ = writeln!(md, "\n{note}");
+        }
+    }
+    let _ = writeln!(md, "\n## Rows\n");
+    for (config, row, kind, label) in &rows {
+        let _ = writeln!(md, "* {config} `{row}` ({kind}): {label}");
+    }
+    md
+}
+
+/// Writes `matrix.md` and `chart.svg` of one run into `dir`.
+pub fn write_single(results: &Results, dir: &Path) -> Result<(), String> {
+    let md_path = dir.join(MATRIX_MD);
+    std::fs::write(&md_path, markdown(results))
+        .map_err(|e| format!("cannot write {}: {e}", md_path.display()))?;
+    let rows = rows_of(results);
+    let labels: Vec<String> = rows
+        .iter()
+        .map(|(c, r, _, _)| format!("{r} [{c}]"))
+        .collect();
+    let kinds: Vec<String> = rows.iter().map(|(_, _, k, _)| k.clone()).collect();
+    let panel = |workload: &str, title: &str| Panel {
+        title: title.to_owned(),
+        bars: rows
+            .iter()
+            .map(|(c, r, _, _)| {
+                results
+                    .figure(c, r, "queen", workload)
+                    .map(|f| (f.mlookups_per_s, f.ratio_to_pext))
+            })
+            .collect(),
+    };
+    let panels = [
+        panel("throughput", "queen throughput"),
+        panel("latency", "queen latency"),
+        panel("cache", "queen + 64 MiB random reads"),
+    ];
+    let title = format!(
+        "Queen attacks, million lookups/s (x PEXT) - {}{}",
+        results.cpu.model_name,
+        if results.quick { " - QUICK RUN" } else { "" }
+    );
+    chart::draw(&dir.join(CHART_SVG), &title, &labels, &kinds, &panels)
+}
+
+/// Writes one Markdown matrix and one chart for several runs, a column group per CPU.
+pub fn write_merged(runs: &[(String, Results)], out: &Path) -> Result<(), String> {
+    let mut keys: Vec<(String, String, String)> = Vec::new();
+    for (_, r) in runs {
+        for (c, row, kind, _) in rows_of(r) {
+            if !keys.iter().any(|(kc, kr, _)| kc == &c && kr == &row) {
+                keys.push((c, row, kind));
+            }
+        }
+    }
+    let tag = |i: usize| char::from(b'A' + (i % 26) as u8).to_string();
+    let mut md = String::new();
+    let _ = writeln!(
+        md,
+        "# Slider-attack benchmark matrix: {} runs merged\n",
+        runs.len()
+    );
+    for (i, (dir, r)) in runs.iter().enumerate() {
+        let _ = writeln!(
+            md,
+            "* **{}** = `{dir}`: {}; {}; commit {}; {}{}",
+            tag(i),
+            r.cpu.summary(),
+            r.rustc,
+            r.git_commit,
+            r.date,
+            if r.quick { "; **quick** run" } else { "" }
+        );
+    }
+    let _ = writeln!(
+        md,
+        "\nQueen, million lookups / s (× PEXT of the same run and build). Column group per run.\n"
+    );
+    let cols = [
+        ("throughput", "thr"),
+        ("latency", "lat"),
+        ("cache", "cache"),
+    ];
+    let _ = write!(md, "| build | row |");
+    for i in 0..runs.len() {
+        for (_, short) in cols {
+            let _ = write!(md, " {} {short} |", tag(i));
+        }
+    }
+    let _ = writeln!(md, "\n|---|---|{}", "---:|".repeat(cols.len() * runs.len()));
+    for (config, row, _) in &keys {
+        let _ = write!(md, "| {config} | `{row}` |");
+        for (_, r) in runs {
+            for (w, _) in cols {
+                let _ = write!(md, " {} |", cell(r, config, row, "queen", w));
+            }
+        }
+        let _ = writeln!(md);
+    }
+    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let md_path = out.join(MATRIX_MD);
+    std::fs::write(&md_path, md).map_err(|e| format!("cannot write {}: {e}", md_path.display()))?;
+    let labels: Vec<String> = keys.iter().map(|(c, r, _)| format!("{r} [{c}]")).collect();
+    let kinds: Vec<String> = keys.iter().map(|(_, _, k)| k.clone()).collect();
+    let panels: Vec<Panel> = runs
+        .iter()
+        .enumerate()
+        .map(|(i, (_, r))| Panel {
+            title: format!("{}: {}", tag(i), r.cpu.model_name),
+            bars: keys
+                .iter()
+                .map(|(c, row, _)| {
+                    r.figure(c, row, "queen", "throughput")
+                        .map(|f| (f.mlookups_per_s, f.ratio_to_pext))
+                })
+                .collect(),
+        })
+        .collect();
+    chart::draw(
+        &out.join(CHART_SVG),
+        "Queen throughput, million lookups/s (x PEXT), per run",
+        &labels,
+        &kinds,
+        &panels,
+    )?;
+    println!(
+        "merged {} runs into {} and {}",
+        runs.len(),
+        md_path.display(),
+        out.join(CHART_SVG).display()
+    );
+    Ok(())
+}
