@@ -44,10 +44,12 @@ pub use hq_core::{
 
 /// Every backend crate, re-exported for direct use of their tokens.
 pub mod backends {
+    pub use hq_avx2::Avx2;
     pub use hq_avx512::Avx512;
     pub use hq_classic::Classic;
     pub use hq_reverse::ReverseBitboards;
     pub use hq_scalar::{ScalarRankDiagonal, ScalarRankTable, ScalarReverse};
+    pub use hq_ssse3::Ssse3;
     pub use hq_xop::XopModel;
     pub use hq_xop::XopSsse3;
 }

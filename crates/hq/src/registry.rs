@@ -9,6 +9,8 @@ macro_rules! for_each_backend {
     ($m:ident) => {
         $m! {
             (Avx512, hq_avx512::Avx512, "force-avx512"),
+            (Avx2, hq_avx2::Avx2, "force-avx2"),
+            (Ssse3, hq_ssse3::Ssse3, "force-ssse3"),
             (ScalarRankTable, hq_scalar::ScalarRankTable, "force-scalar-rank-table"),
             (ScalarRankDiagonal, hq_scalar::ScalarRankDiagonal, "force-scalar-rank-diagonal"),
             (ScalarReverse, hq_scalar::ScalarReverse, "force-scalar-reverse"),
