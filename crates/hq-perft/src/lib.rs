@@ -17,6 +17,18 @@
 //! * [`epd`]: the perft-suite format (`FEN ;D1 n ;D2 n ...`) and where the
 //!   shared suites live.
 //!
+//! # Running it
+//!
+//! * `cargo run --release -p hq-perft -- --fen startpos --depth 6 [--backend NAME|auto] [--threads N] [--divide]`
+//!   prints the node count, time and nodes per second (`--divide`: each root
+//!   move with its count first, as `e2e4: 20`).
+//! * `cargo test -p hq-perft`: the shared suites (`../shared/perft/*.epd`)
+//!   on every backend the CPU supports, at CI depths; `cargo xtask
+//!   perft-suite` runs every listed depth.
+//! * `cargo run --release -p hq-perft --example peers -- [--quick] [--csv]`:
+//!   the speed of every backend against cozy-chess, shakmaty and Stockfish
+//!   (`benches/peers.rs` is the criterion version, without Stockfish).
+//!
 //! ```
 //! use hq_core::SliderAttacks;
 //! use hq_perft::{Position, divide, perft};

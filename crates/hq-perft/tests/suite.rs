@@ -83,7 +83,7 @@ impl WithBackend for Calibrate {
 }
 
 /// Backends at or above this speed (in the test profile) get the deep tier.
-const FAST_NPS: f64 = 30e6;
+const FAST_NPS: f64 = 60e6;
 
 /// Runs `select(is_fast)` cases on every supported backend and fails with
 /// every mismatch found.
