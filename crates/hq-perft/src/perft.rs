@@ -7,8 +7,21 @@ use crate::{Move, MoveList, Position};
 use hq_core::SliderAttacks;
 use rayon::prelude::*;
 
+/// Which build of the recursion runs: the portable one, or one compiled
+/// with more instructions (x86-64 only, entered after run-time detection).
+const PORTABLE: u8 = 0;
+/// POPCNT and SSE4.2 (x86-64-v2): bulk counting is popcount-bound, and the
+/// portable x86-64 baseline has no POPCNT instruction.
+#[cfg(target_arch = "x86_64")]
+const V2: u8 = 2;
+/// AVX2, BMI1/2, LZCNT, POPCNT (x86-64-v3): also lets the compiler inline
+/// the kernels of backends that need at most these (the AVX2 and SSSE3 ones)
+/// into the generator, which it may not do into code built without them.
+#[cfg(target_arch = "x86_64")]
+const V3: u8 = 3;
+
 /// Recurses into every move it receives.
-struct RecurseSink<'a, B> {
+struct RecurseSink<'a, B, const BUILD: u8> {
     board: &'a Board,
     rules: &'a CastlingRules,
     token: B,
@@ -17,14 +30,24 @@ struct RecurseSink<'a, B> {
     nodes: u64,
 }
 
-impl<B: SliderAttacks> RecurseSink<'_, B> {
+impl<B: SliderAttacks, const BUILD: u8> RecurseSink<'_, B, BUILD> {
     #[inline(always)]
     fn visit(&mut self, child: &Board) {
-        self.nodes += perft_board(child, self.rules, self.token, self.depth);
+        let (rules, token, depth) = (self.rules, self.token, self.depth);
+        self.nodes += match BUILD {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: a V3 sink only exists inside `perft_v3`, which is only
+            // entered after `perft_board` detected every feature it enables.
+            V3 => unsafe { perft_v3(child, rules, token, depth) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above, for `perft_v2` and its features.
+            V2 => unsafe { perft_v2(child, rules, token, depth) },
+            _ => perft_portable(child, rules, token, depth),
+        };
     }
 }
 
-impl<B: SliderAttacks> Sink for RecurseSink<'_, B> {
+impl<B: SliderAttacks, const BUILD: u8> Sink for RecurseSink<'_, B, BUILD> {
     #[inline(always)]
     fn piece(&mut self, kind: usize, from: u8, mut targets: u64) {
         while targets != 0 {
@@ -81,8 +104,10 @@ fn count_moves<B: SliderAttacks>(board: &Board, rules: &CastlingRules, token: B)
     sink.0
 }
 
-/// Perft of a board; depth 1 is a bulk count, never a make.
-fn perft_board<B: SliderAttacks>(
+/// Perft of a board; depth 1 is a bulk count, never a make. Inlined into
+/// each build below, which recurses into itself through its sink.
+#[inline(always)]
+fn perft_body<B: SliderAttacks, const BUILD: u8>(
     board: &Board,
     rules: &CastlingRules,
     token: B,
@@ -92,7 +117,7 @@ fn perft_board<B: SliderAttacks>(
         0 => 1,
         1 => count_moves(board, rules, token),
         _ => {
-            let mut sink = RecurseSink {
+            let mut sink = RecurseSink::<B, BUILD> {
                 board,
                 rules,
                 token,
@@ -103,6 +128,61 @@ fn perft_board<B: SliderAttacks>(
             sink.nodes
         }
     }
+}
+
+/// The recursion for any CPU.
+fn perft_portable<B: SliderAttacks>(
+    board: &Board,
+    rules: &CastlingRules,
+    token: B,
+    depth: u32,
+) -> u64 {
+    perft_body::<B, PORTABLE>(board, rules, token, depth)
+}
+
+/// The recursion built for x86-64-v2 (see [`V2`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,sse3,ssse3,sse4.1,sse4.2")]
+fn perft_v2<B: SliderAttacks>(board: &Board, rules: &CastlingRules, token: B, depth: u32) -> u64 {
+    perft_body::<B, V2>(board, rules, token, depth)
+}
+
+/// The recursion built for x86-64-v3 (see [`V3`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt,fma")]
+fn perft_v3<B: SliderAttacks>(board: &Board, rules: &CastlingRules, token: B, depth: u32) -> u64 {
+    perft_body::<B, V3>(board, rules, token, depth)
+}
+
+/// Runs the best build of the recursion this CPU supports.
+fn perft_board<B: SliderAttacks>(
+    board: &Board,
+    rules: &CastlingRules,
+    token: B,
+    depth: u32,
+) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::is_x86_feature_detected as has;
+        let v2 =
+            has!("popcnt") && has!("sse3") && has!("ssse3") && has!("sse4.1") && has!("sse4.2");
+        if v2
+            && has!("avx")
+            && has!("avx2")
+            && has!("bmi1")
+            && has!("bmi2")
+            && has!("lzcnt")
+            && has!("fma")
+        {
+            // SAFETY: every feature `perft_v3` enables was just detected.
+            return unsafe { perft_v3(board, rules, token, depth) };
+        }
+        if v2 {
+            // SAFETY: every feature `perft_v2` enables was just detected.
+            return unsafe { perft_v2(board, rules, token, depth) };
+        }
+    }
+    perft_portable(board, rules, token, depth)
 }
 
 /// The number of leaves of the legal move tree of `position`, `depth` plies
@@ -178,4 +258,42 @@ pub fn perft_parallel<B: SliderAttacks>(
             .map(|&(_, n)| n)
             .sum()
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The portable build is not what runs on a CPU with x86-64-v2 or v3,
+    /// so it is checked here directly.
+    #[test]
+    fn portable_build_counts_right() {
+        let token = hq_scalar::ScalarRankTable::new().expect("portable backend");
+        for (fen, depth, expected) in [
+            (crate::STARTPOS_FEN, 4, 197_281),
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                3,
+                97_862,
+            ),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 5, 674_624),
+            (
+                "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+                4,
+                422_333,
+            ),
+            (
+                "r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1",
+                4,
+                285_754,
+            ),
+        ] {
+            let p = Position::from_fen(fen).expect("valid FEN");
+            assert_eq!(
+                perft_portable(&p.board, &p.rules, token, depth),
+                expected,
+                "{fen}"
+            );
+        }
+    }
 }
