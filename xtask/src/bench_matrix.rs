@@ -5,9 +5,11 @@
 //! cargo xtask bench-matrix                 # the full matrix (about 10-15 min)
 //! cargo xtask bench-matrix --quick         # every stage, tiny samples (CI)
 //! cargo xtask bench-matrix --merge DIR...  # one matrix + chart from several CPUs
+//! cargo xtask bench-matrix --quick --check # the outputs of the last quick run exist and parse
 //! ```
 //!
-//! Options: `--out DIR` (default `target/bench-matrix/<cpu-id>`, or
+//! Options: `--out DIR` (default `target/bench-matrix/<cpu-id>`,
+//! `target/bench-matrix/<cpu-id>-quick` with `--quick`, or
 //! `target/bench-matrix/merged` with `--merge`), `--only NAME[,NAME]` (run
 //! only these build configurations), `--no-perft`, `--verbose` (show
 //! criterion's own output).
@@ -50,6 +52,8 @@ struct Options {
     only: Option<Vec<String>>,
     perft: bool,
     verbose: bool,
+    /// `--check [DIR]`: only check the outputs of a run (None inside: the default dir).
+    check: Option<Option<PathBuf>>,
 }
 
 fn parse(args: &[String]) -> Result<Options, String> {
@@ -60,6 +64,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         only: None,
         perft: true,
         verbose: false,
+        check: None,
     };
     let mut it = args.iter().peekable();
     while let Some(arg) = it.next() {
@@ -67,6 +72,12 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--quick" => o.quick = true,
             "--verbose" => o.verbose = true,
             "--no-perft" => o.perft = false,
+            "--check" => {
+                let dir = it
+                    .next_if(|next| !next.starts_with("--"))
+                    .map(PathBuf::from);
+                o.check = Some(dir);
+            }
             "--out" => o.out = Some(PathBuf::from(it.next().ok_or("--out needs a directory")?)),
             "--only" => {
                 let list = it.next().ok_or("--only needs configuration names")?;
@@ -88,7 +99,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "-h" | "--help" => {
                 return Err(
                     "usage: cargo xtask bench-matrix [--quick] [--out DIR] [--only NAME,...] \
-                     [--no-perft] [--verbose] | --merge DIR... [--out DIR]"
+                     [--no-perft] [--verbose] | --merge DIR... [--out DIR] | [--quick] --check [DIR]"
                         .into(),
                 );
             }
@@ -108,6 +119,25 @@ fn workspace_root() -> PathBuf {
         .parent()
         .expect("xtask lives in the workspace root")
         .to_path_buf()
+}
+
+/// Where a run on `cpu` writes by default: `target/bench-matrix/<cpu-id>`,
+/// or `<cpu-id>-quick` for `--quick` runs, so that a pipeline check never
+/// overwrites real figures.
+fn output_dir_for(root: &Path, cpu: &cpu::Cpu, quick: bool) -> PathBuf {
+    let name = if quick {
+        format!("{}-quick", cpu.id)
+    } else {
+        cpu.id.clone()
+    };
+    root.join("target/bench-matrix").join(name)
+}
+
+/// The directory `cargo xtask bench-matrix [--quick]` writes on this CPU
+/// (for `cargo xtask test`: run `bench-matrix --quick`, then
+/// `check_outputs(&output_dir(true))`).
+pub fn output_dir(quick: bool) -> PathBuf {
+    output_dir_for(&workspace_root(), &cpu::detect(), quick)
 }
 
 /// One build configuration.
@@ -439,6 +469,15 @@ fn figures_of(config: &str, benches: &[results::CriterionBench]) -> Vec<Figure> 
 pub fn run(args: &[String]) -> Result<(), String> {
     let opts = parse(args)?;
     let root = workspace_root();
+    if let Some(dir) = &opts.check {
+        let dir = dir.clone().unwrap_or_else(|| output_dir(opts.quick));
+        check_outputs(&dir)?;
+        println!(
+            "bench-matrix: the outputs in {} exist, parse and agree",
+            dir.display()
+        );
+        return Ok(());
+    }
     if let Some(dirs) = &opts.merge {
         let runs = dirs
             .iter()
@@ -473,7 +512,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let out = opts
         .out
         .clone()
-        .unwrap_or_else(|| root.join("target/bench-matrix").join(&cpu.id));
+        .unwrap_or_else(|| output_dir_for(&root, &cpu, opts.quick));
     std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
 
     let all = configs(&cpu);
@@ -576,4 +615,121 @@ pub fn run(args: &[String]) -> Result<(), String> {
         out.join(results::CHART_SVG).display()
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn synthetic(quick: bool) -> Results {
+        let cpu = cpu::detect();
+        let bench = |group: &str, row: &str, ns: f64| results::CriterionBench {
+            group_id: group.to_owned(),
+            function_id: row.to_owned(),
+            elements: 4096,
+            per_iter: vec![ns * 1.5, ns, ns * 1.2],
+            median: ns * 1.2,
+        };
+        let benches = [
+            bench("queen/throughput", "ref-pext", 8192.0),
+            bench("queen/throughput", "scalar-rank-table", 4096.0),
+            bench("queen/cache", "ref-pext", 40960.0),
+            bench("queen/cache", "scalar-rank-table", 20480.0),
+        ];
+        let row = |name: &str, kind: &str| RowMeta {
+            name: name.to_owned(),
+            label: format!("{name} label"),
+            kind: kind.to_owned(),
+        };
+        Results {
+            schema: results::SCHEMA,
+            quick,
+            cpu,
+            rustc: "rustc test".into(),
+            git_commit: "abc".into(),
+            date: utc_now(),
+            total_seconds: 1.0,
+            statistic: results::STATISTIC.into(),
+            configs: vec![ConfigRun {
+                name: "runtime".into(),
+                description: "test".into(),
+                rustflags: String::new(),
+                cargo_args: vec!["--bench".into(), "attacks".into()],
+                ran: true,
+                skip_reason: None,
+                selection: Some("run-time".into()),
+                active_backend: Some("scalar-rank-table".into()),
+                rows: vec![
+                    row("ref-pext", "reference"),
+                    row("scalar-rank-table", "backend"),
+                ],
+                skipped: vec![],
+                checked_cases: 1,
+                build_seconds: 0.0,
+                run_seconds: 0.0,
+            }],
+            figures: figures_of("runtime", &benches),
+            perft: vec![],
+            perft_note: None,
+        }
+    }
+
+    #[test]
+    fn figures_use_the_fastest_sample_and_divide_by_pext_of_the_same_workload() {
+        let r = synthetic(false);
+        let f = r
+            .figure("runtime", "scalar-rank-table", "queen", "throughput")
+            .unwrap();
+        assert_eq!(f.ns_per_lookup, 1.0);
+        assert_eq!(f.mlookups_per_s, 1000.0);
+        assert_eq!(f.ratio_to_pext, Some(2.0));
+        let pext = r.figure("runtime", "ref-pext", "queen", "cache").unwrap();
+        assert_eq!(pext.ratio_to_pext, Some(1.0));
+        assert_eq!(pext.mlookups_per_s, 100.0);
+    }
+
+    #[test]
+    fn written_outputs_pass_the_check_and_merge() {
+        let dir = std::env::temp_dir().join(format!("hq-bench-matrix-test-{}", std::process::id()));
+        let (a, b, merged) = (dir.join("a"), dir.join("b"), dir.join("merged"));
+        for (d, quick) in [(&a, false), (&b, true)] {
+            std::fs::create_dir_all(d).unwrap();
+            let r = synthetic(quick);
+            std::fs::write(
+                d.join(results::RESULTS_JSON),
+                serde_json::to_string(&r).unwrap(),
+            )
+            .unwrap();
+            report::write_single(&r, d).unwrap();
+            check_outputs(d).unwrap();
+        }
+        let runs = vec![
+            ("a".to_owned(), Results::load(&a).unwrap()),
+            ("b".to_owned(), Results::load(&b).unwrap()),
+        ];
+        report::write_merged(&runs, &merged).unwrap();
+        let md = std::fs::read_to_string(merged.join(results::MATRIX_MD)).unwrap();
+        assert!(md.contains("A thr") && md.contains("B thr") && md.contains("(2.00×)"));
+        assert!(
+            std::fs::read_to_string(merged.join(results::CHART_SVG))
+                .unwrap()
+                .contains("<rect")
+        );
+        // A missing chart is caught.
+        std::fs::remove_file(a.join(results::CHART_SVG)).unwrap();
+        assert!(check_outputs(&a).unwrap_err().contains("chart.svg"));
+        // So is a directory without results.
+        assert!(check_outputs(&dir).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn dates_are_rfc3339() {
+        let d = utc_now();
+        assert_eq!(d.len(), 20, "{d}");
+        assert!(
+            d.starts_with("20") && d.ends_with('Z') && &d[10..11] == "T",
+            "{d}"
+        );
+    }
 }
