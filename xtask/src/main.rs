@@ -4,10 +4,12 @@
 //! * `bench-matrix` — every backend and the peers, measured in one run.
 //! * `emu-test` — the AVX-512 / XOP suites on emulated CPUs.
 //! * `info` — CPU features, backends, the one selected, and a quick self-check.
+//! * `perft-suite` — the full-depth perft suites (outside CI: billions of nodes).
 
 mod bench_matrix;
 mod emu;
 mod info;
+mod perft_suite;
 mod test;
 
 use std::process::ExitCode;
@@ -19,7 +21,9 @@ tasks:
                  emulated AVX-512/XOP suites (when ../shared/avx512-emu is present)
   bench-matrix   benchmark every backend and the peers on this CPU
   emu-test       only the emulated AVX-512/XOP suites
-  info           CPU features, backends, the selected one, and a self-check";
+  info           CPU features, backends, the selected one, and a self-check
+  perft-suite    every perft position of ../shared/perft at every listed depth
+                 [--backend NAME|auto|all] [--suite standard|chess960|all] [--max-depth N] [--threads N]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -33,6 +37,7 @@ fn main() -> ExitCode {
         "bench-matrix" => bench_matrix::run(rest),
         "emu-test" => emu::run(rest),
         "info" => info::run(rest),
+        "perft-suite" => perft_suite::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             Ok(())
