@@ -297,13 +297,23 @@ pub fn write_merged(runs: &[(String, Results)], out: &Path) -> Result<(), String
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let md_path = out.join(MATRIX_MD);
     std::fs::write(&md_path, md).map_err(|e| format!("cannot write {}: {e}", md_path.display()))?;
+    // The chart shows queen throughput: rows without it (the reads-only floor) are left out.
+    keys.retain(|(c, row, _)| {
+        runs.iter()
+            .any(|(_, r)| r.figure(c, row, "queen", "throughput").is_some())
+    });
     let labels: Vec<String> = keys.iter().map(|(c, r, _)| format!("{r} [{c}]")).collect();
     let kinds: Vec<String> = keys.iter().map(|(_, _, k)| k.clone()).collect();
     let panels: Vec<Panel> = runs
         .iter()
         .enumerate()
         .map(|(i, (_, r))| Panel {
-            title: format!("{}: {}", tag(i), r.cpu.model_name),
+            title: format!(
+                "{}: {}{}",
+                tag(i),
+                r.cpu.model_name,
+                if r.quick { " (quick run)" } else { "" }
+            ),
             bars: keys
                 .iter()
                 .map(|(c, row, _)| {
