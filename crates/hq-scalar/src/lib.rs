@@ -11,7 +11,8 @@
 //! | [`ScalarRankDiagonal`] (`scalar-rank-diagonal`) | byte swap | rank mapped onto the a1-h8 diagonal by a multiply, byte swap there |
 //! | [`ScalarReverse`] (`scalar-reverse`) | `reverse_bits` | `reverse_bits` |
 //!
-//! All three use the [`setwise`] kernels for the set-wise entry points. They
+//! All three use the [`setwise`] kernels for the set-wise entry points
+//! (a per-piece loop below a measured slider count, [`setwise::union_of`]). They
 //! need no CPU feature, so their tokens always exist.
 //!
 //! ```
@@ -71,17 +72,35 @@ macro_rules! portable_token {
 
             #[inline]
             fn rook_attacks_setwise(self, rooks: Bitboard, occupancy: Bitboard) -> Bitboard {
-                Bitboard(setwise::rook_attacks(rooks.0, occupancy.0))
+                Bitboard(setwise::union_of(
+                    rooks.0,
+                    occupancy.0,
+                    setwise::ROOK_OR_BISHOP_LOOP_MAX,
+                    |sq, occ| self.rook_attacks(sq, Bitboard(occ)).0,
+                    setwise::rook_attacks,
+                ))
             }
 
             #[inline]
             fn bishop_attacks_setwise(self, bishops: Bitboard, occupancy: Bitboard) -> Bitboard {
-                Bitboard(setwise::bishop_attacks(bishops.0, occupancy.0))
+                Bitboard(setwise::union_of(
+                    bishops.0,
+                    occupancy.0,
+                    setwise::ROOK_OR_BISHOP_LOOP_MAX,
+                    |sq, occ| self.bishop_attacks(sq, Bitboard(occ)).0,
+                    setwise::bishop_attacks,
+                ))
             }
 
             #[inline]
             fn queen_attacks_setwise(self, queens: Bitboard, occupancy: Bitboard) -> Bitboard {
-                Bitboard(setwise::queen_attacks(queens.0, occupancy.0))
+                Bitboard(setwise::union_of(
+                    queens.0,
+                    occupancy.0,
+                    setwise::QUEEN_LOOP_MAX,
+                    |sq, occ| self.queen_attacks(sq, Bitboard(occ)).0,
+                    setwise::queen_attacks,
+                ))
             }
         }
     };

@@ -40,6 +40,34 @@
 //! Each rotation is three masked 64-bit rotations (the "pseudo-rotation by
 //! 45 degrees"), the transposition three delta swaps.
 
+/// Up to this many rooks or bishops a per-piece loop is faster than the
+/// set-wise kernel (measured with `examples/setwise_crossover.rs`: the rook
+/// kernel costs about as much as three single-rook lookups of
+/// `scalar-rank-table`, the bishop kernel as four).
+pub const ROOK_OR_BISHOP_LOOP_MAX: u32 = 3;
+/// Up to this many queens a per-piece loop is faster (see above).
+pub const QUEEN_LOOP_MAX: u32 = 4;
+
+/// The set-wise union by whichever is faster for this many sliders: a loop
+/// over `single` for a few, the `kernel` for many. What the tokens use.
+#[inline(always)]
+pub fn union_of(
+    sliders: u64,
+    occupancy: u64,
+    loop_max: u32,
+    single: impl Fn(hq_core::Square, u64) -> u64,
+    kernel: fn(u64, u64) -> u64,
+) -> u64 {
+    if sliders.count_ones() <= loop_max {
+        let occupancy = occupancy | sliders;
+        hq_core::Bitboard(sliders)
+            .iter()
+            .fold(0, |acc, sq| acc | single(sq, occupancy))
+    } else {
+        kernel(sliders, occupancy)
+    }
+}
+
 /// Mirror every byte (file f <-> 7 - f), keeping ranks in place.
 #[inline(always)]
 const fn mirror_files(x: u64) -> u64 {
