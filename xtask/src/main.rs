@@ -18,7 +18,8 @@ const USAGE: &str = "usage: cargo xtask <task> [args]
 
 tasks:
   test           run every test as CI does: workspace tests, forced-backend builds,
-                 emulated AVX-512/XOP suites (when ../shared/avx512-emu is present)
+                 emulated AVX-512/XOP suites (when ../shared/avx512-emu is present),
+                 a quick bench-matrix run [--no-emu] [--no-bench]
   bench-matrix   benchmark every backend and the peers on this CPU
   emu-test       only the emulated AVX-512/XOP suites
   info           CPU features, backends, the selected one, and a self-check

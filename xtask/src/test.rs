@@ -5,7 +5,9 @@
 //! 2. the facade built with a `force-*` feature, its tests run again;
 //! 3. two `force-*` features at once must fail to compile, with a clear message;
 //! 4. for every backend this CPU lacks: forcing it gives a clear error, not SIGILL;
-//! 5. the emulated AVX-512 / XOP suites (`emu-test`).
+//! 5. the emulated AVX-512 / XOP suites (`emu-test`);
+//! 6. `bench-matrix --quick`, and a check that its three outputs exist, parse
+//!    and agree (nothing about speed: it keeps the benchmark pipeline from rotting).
 
 use hq::Backend;
 use std::process::{Command, Output};
@@ -121,6 +123,14 @@ fn forcing_an_unsupported_backend_is_a_clear_error() -> Result<(), String> {
 /// The task.
 pub fn run(args: &[String]) -> Result<(), String> {
     let skip_emulation = args.iter().any(|a| a == "--no-emu");
+    if let Some(unknown) = args
+        .iter()
+        .find(|a| !matches!(a.as_str(), "--no-emu" | "--no-bench"))
+    {
+        return Err(format!(
+            "unknown argument {unknown:?} (known: --no-emu, --no-bench)"
+        ));
+    }
     type Step = (&'static str, Box<dyn Fn() -> Result<(), String>>);
     let mut steps: Vec<Step> = vec![
         (
@@ -139,6 +149,15 @@ pub fn run(args: &[String]) -> Result<(), String> {
     ];
     if !skip_emulation {
         steps.push(("emulated suites", Box::new(|| crate::emu::run(&[]))));
+    }
+    if !args.iter().any(|a| a == "--no-bench") {
+        steps.push((
+            "bench-matrix --quick",
+            Box::new(|| {
+                crate::bench_matrix::run(&["--quick".to_string()])?;
+                crate::bench_matrix::run(&["--quick".to_string(), "--check".to_string()])
+            }),
+        ));
     }
     let (mut passed, mut failed) = (0, Vec::new());
     for (name, step) in &steps {

@@ -139,8 +139,9 @@ const _: () = assert!(
 /// Defines `selected()`, the statically chosen token, for modes 1 and 2.
 #[allow(unused_macros)]
 macro_rules! static_mode {
-    ($token:path, $variant:ident, checked) => {
+    ($token:ty, $variant:ident, checked) => {
         pub(crate) type Selected = $token;
+        pub(crate) const STATIC_BATCH_BACKEND: Option<Backend> = None;
         pub(crate) const STATIC_BACKEND: Option<Backend> = Some(Backend::$variant);
 
         static CHECKED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
@@ -163,7 +164,7 @@ macro_rules! static_mode {
             unsafe { <$token as SliderAttacks>::new_unchecked() }
         }
     };
-    ($token:path, $variant:ident, compile_time) => {
+    ($token:ty, $variant:ident, compile_time) => {
         pub(crate) type Selected = $token;
         pub(crate) const STATIC_BACKEND: Option<Backend> = Some(Backend::$variant);
 
@@ -175,6 +176,73 @@ macro_rules! static_mode {
             unsafe { <$token as SliderAttacks>::new_unchecked() }
         }
     };
+}
+
+/// Single-square lookups and set-wise calls from `S`, batches from `B`: the
+/// static choice of builds with AVX2 (or AVX-512) enabled at compile time.
+///
+/// Measured with `cargo xtask bench-matrix` (README): once inlined into code
+/// compiled for AVX2, the scalar `scalar-rank-table` kernel matches the SIMD
+/// kernels' throughput and has about twice their latency advantage (a SIMD
+/// lookup pays for moving the occupancy into a vector register and back),
+/// while for batches the structure-of-arrays SIMD kernels win. So static
+/// builds take each entry point from the backend that is best at it. (For
+/// AVX-512 the same split is inferred from the instruction counts; no
+/// AVX-512 machine was available to time it.)
+#[derive(Clone, Copy, Debug)]
+#[allow(dead_code)] // used only by builds with AVX2 or AVX-512 enabled at compile time
+pub(crate) struct Combined<S, B>(S, B);
+
+impl<S: SliderAttacks, B: SliderAttacks> SliderAttacks for Combined<S, B> {
+    const NAME: &'static str = S::NAME;
+    const REQUIRED_FEATURES: &'static [&'static str] = B::REQUIRED_FEATURES;
+    fn is_supported() -> bool {
+        S::is_supported() && B::is_supported()
+    }
+    unsafe fn new_unchecked() -> Self {
+        // SAFETY: the caller guarantees the CPU has B's features; S is portable.
+        unsafe { Combined(S::new_unchecked(), B::new_unchecked()) }
+    }
+    #[inline(always)]
+    fn line_attacks(self, line: Line, sq: Square, occ: Bitboard) -> Bitboard {
+        self.0.line_attacks(line, sq, occ)
+    }
+    #[inline(always)]
+    fn rook_attacks(self, sq: Square, occ: Bitboard) -> Bitboard {
+        self.0.rook_attacks(sq, occ)
+    }
+    #[inline(always)]
+    fn bishop_attacks(self, sq: Square, occ: Bitboard) -> Bitboard {
+        self.0.bishop_attacks(sq, occ)
+    }
+    #[inline(always)]
+    fn queen_attacks(self, sq: Square, occ: Bitboard) -> Bitboard {
+        self.0.queen_attacks(sq, occ)
+    }
+    #[inline(always)]
+    fn rook_attacks_batch(self, squares: &[Square], occ: Bitboard, out: &mut [Bitboard]) {
+        self.1.rook_attacks_batch(squares, occ, out)
+    }
+    #[inline(always)]
+    fn bishop_attacks_batch(self, squares: &[Square], occ: Bitboard, out: &mut [Bitboard]) {
+        self.1.bishop_attacks_batch(squares, occ, out)
+    }
+    #[inline(always)]
+    fn queen_attacks_batch(self, squares: &[Square], occ: Bitboard, out: &mut [Bitboard]) {
+        self.1.queen_attacks_batch(squares, occ, out)
+    }
+    #[inline(always)]
+    fn rook_attacks_setwise(self, rooks: Bitboard, occ: Bitboard) -> Bitboard {
+        self.0.rook_attacks_setwise(rooks, occ)
+    }
+    #[inline(always)]
+    fn bishop_attacks_setwise(self, bishops: Bitboard, occ: Bitboard) -> Bitboard {
+        self.0.bishop_attacks_setwise(bishops, occ)
+    }
+    #[inline(always)]
+    fn queen_attacks_setwise(self, queens: Bitboard, occ: Bitboard) -> Bitboard {
+        self.0.queen_attacks_setwise(queens, occ)
+    }
 }
 
 /// A statically chosen backend must be supported, and agree with `HQ_BACKEND` if that is set.
@@ -207,14 +275,29 @@ macro_rules! forced_mode {
 #[allow(unused_macros)] // unused in force-* builds
 macro_rules! runtime_or_compile_time_mode {
     () => {
-        // Mode 2 joins here when a SIMD backend leads the preference order,
-        // e.g. `if #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]`.
-        pub(crate) type Selected = runtime::Dynamic;
-        pub(crate) const STATIC_BACKEND: Option<Backend> = None;
+        cfg_if::cfg_if! {
+            if #[cfg(all(
+                target_arch = "x86_64",
+                target_feature = "avx512f",
+                target_feature = "avx512bw",
+                target_feature = "avx512vbmi",
+                target_feature = "gfni"
+            ))] {
+                static_mode!(Combined<hq_scalar::ScalarRankTable, hq_avx512::Avx512>, ScalarRankTable, compile_time);
+                pub(crate) const STATIC_BATCH_BACKEND: Option<Backend> = Some(Backend::Avx512);
+            } else if #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))] {
+                static_mode!(Combined<hq_scalar::ScalarRankTable, hq_avx2::Avx2>, ScalarRankTable, compile_time);
+                pub(crate) const STATIC_BATCH_BACKEND: Option<Backend> = Some(Backend::Avx2);
+            } else {
+                pub(crate) type Selected = runtime::Dynamic;
+                pub(crate) const STATIC_BACKEND: Option<Backend> = None;
+                pub(crate) const STATIC_BATCH_BACKEND: Option<Backend> = None;
 
-        #[inline(always)]
-        pub(crate) fn selected() -> Selected {
-            runtime::Dynamic(())
+                #[inline(always)]
+                pub(crate) fn selected() -> Selected {
+                    runtime::Dynamic(())
+                }
+            }
         }
     };
 }

@@ -168,6 +168,14 @@ pub fn active_backend() -> Backend {
     }
 }
 
+/// The backend behind the batch entry points: the same as [`active_backend`],
+/// except in builds with AVX2 or AVX-512 enabled at compile time, which take
+/// single lookups from `scalar-rank-table` and batches from the SIMD backend
+/// (the measured best of each; README, "Choosing").
+pub fn active_batch_backend() -> Backend {
+    dispatch::STATIC_BATCH_BACKEND.unwrap_or_else(active_backend)
+}
+
 /// Switches the free functions to `backend` (run-time dispatch builds only).
 ///
 /// An error if the CPU lacks the backend, or if this build fixed its backend

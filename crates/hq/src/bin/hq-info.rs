@@ -43,7 +43,12 @@ fn main() {
     println!("detected: {}", Backend::detected());
     println!("selection: {:?}", hq::selection());
     match hq::init() {
-        Ok(b) => println!("active: {b}"),
+        Ok(b) => {
+            println!("active: {b}");
+            if hq::active_batch_backend() != b {
+                println!("batch entry points: {}", hq::active_batch_backend());
+            }
+        }
         Err(e) => {
             eprintln!("hq-info: error: {e}");
             std::process::exit(2);
