@@ -38,51 +38,7 @@ use hq_core::piece::{Color, Piece, PieceKind};
 use hq_core::{Bitboard, Direction, RAY_MASKS, Square};
 use hq_moves::{Move, MoveError, Position, Undo};
 
-/// The squares attacked by a piece of `kind` on each square, for the pieces
-/// whose attacks do not depend on the occupancy.
-const fn step_table(steps: &[(i8, i8)]) -> [u64; 64] {
-    let mut table = [0u64; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let mut i = 0;
-        while i < steps.len() {
-            if let Some(to) = Square::ALL[sq].offset(steps[i].0, steps[i].1) {
-                table[sq] |= to.bit();
-            }
-            i += 1;
-        }
-        sq += 1;
-    }
-    table
-}
-
-/// Knight attacks per square.
-pub const KNIGHT_ATTACKS: [u64; 64] = step_table(&[
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-]);
-/// King attacks per square.
-pub const KING_ATTACKS: [u64; 64] = step_table(&[
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-]);
-/// Pawn attacks (the diagonal capture squares) per colour and square.
-pub const PAWN_ATTACKS: [[u64; 64]; 2] = [
-    step_table(&[(-1, 1), (1, 1)]),
-    step_table(&[(-1, -1), (1, -1)]),
-];
+pub use hq_core::leapers::{KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS};
 
 /// The squares `piece` on `sq` attacks over `occupancy` (0 for no piece).
 #[inline]

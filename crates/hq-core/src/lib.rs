@@ -31,6 +31,7 @@
 
 mod backend;
 mod bitboard;
+pub mod leapers;
 mod masks;
 pub mod piece;
 pub mod reference;

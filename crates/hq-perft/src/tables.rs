@@ -18,63 +18,12 @@ pub(crate) const RANK_8: u64 = RANK_1 << 56;
 /// Ranks 1 and 8: where no pawn may stand and where pawns promote.
 pub(crate) const BACK_RANKS: u64 = RANK_1 | RANK_8;
 
-/// The squares a leaper with these `(file, rank)` steps reaches from `sq`.
-const fn leaper(sq: usize, steps: &[(i8, i8)]) -> u64 {
-    let f = (sq & 7) as i8;
-    let r = (sq >> 3) as i8;
-    let mut mask = 0u64;
-    let mut i = 0;
-    while i < steps.len() {
-        let (nf, nr) = (f + steps[i].0, r + steps[i].1);
-        if nf >= 0 && nf < 8 && nr >= 0 && nr < 8 {
-            mask |= 1u64 << (nr * 8 + nf);
-        }
-        i += 1;
-    }
-    mask
-}
-
-const fn leaper_table(steps: &[(i8, i8)]) -> [u64; 64] {
-    let mut table = [0u64; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        table[sq] = leaper(sq, steps);
-        sq += 1;
-    }
-    table
-}
-
-/// Knight attacks from each square.
-pub(crate) const KNIGHT: [u64; 64] = leaper_table(&[
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-]);
-
 /// King attacks from each square.
-pub(crate) const KING: [u64; 64] = leaper_table(&[
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-]);
-
-/// `PAWN_ATTACKS[colour][sq]`: the squares a pawn of `colour` (0 white,
-/// 1 black) on `sq` attacks. Read backwards, `PAWN_ATTACKS[them][sq]` is where
-/// pawns of `us` stand that attack `sq`.
-pub(crate) const PAWN_ATTACKS: [[u64; 64]; 2] = [
-    leaper_table(&[(-1, 1), (1, 1)]),
-    leaper_table(&[(-1, -1), (1, -1)]),
-];
+pub(crate) use hq_core::leapers::KING_ATTACKS as KING;
+/// Knight attacks from each square.
+pub(crate) use hq_core::leapers::KNIGHT_ATTACKS as KNIGHT;
+/// `PAWN_ATTACKS[colour][sq]` (0 white, 1 black).
+pub(crate) use hq_core::leapers::PAWN_ATTACKS;
 
 /// Rook lines (rank and file) from each square on an empty board.
 pub(crate) const ROOK_LINES: [u64; 64] = {
