@@ -28,6 +28,9 @@
 pub mod kernels;
 pub mod setwise;
 
+#[doc(hidden)]
+pub use hq_core as __core; // for `setwise_methods!` in other crates
+
 use hq_core::{Bitboard, LINE_MASKS, Line, SliderAttacks, Square};
 use kernels::{
     bswap_line_attacks, rank_attacks_by_diagonal, rank_attacks_by_table, reverse_line_attacks,
@@ -70,38 +73,7 @@ macro_rules! portable_token {
                 )
             }
 
-            #[inline]
-            fn rook_attacks_setwise(self, rooks: Bitboard, occupancy: Bitboard) -> Bitboard {
-                Bitboard(setwise::union_of(
-                    rooks.0,
-                    occupancy.0,
-                    setwise::ROOK_OR_BISHOP_LOOP_MAX,
-                    |sq, occ| self.rook_attacks(sq, Bitboard(occ)).0,
-                    setwise::rook_attacks,
-                ))
-            }
-
-            #[inline]
-            fn bishop_attacks_setwise(self, bishops: Bitboard, occupancy: Bitboard) -> Bitboard {
-                Bitboard(setwise::union_of(
-                    bishops.0,
-                    occupancy.0,
-                    setwise::ROOK_OR_BISHOP_LOOP_MAX,
-                    |sq, occ| self.bishop_attacks(sq, Bitboard(occ)).0,
-                    setwise::bishop_attacks,
-                ))
-            }
-
-            #[inline]
-            fn queen_attacks_setwise(self, queens: Bitboard, occupancy: Bitboard) -> Bitboard {
-                Bitboard(setwise::union_of(
-                    queens.0,
-                    occupancy.0,
-                    setwise::QUEEN_LOOP_MAX,
-                    |sq, occ| self.queen_attacks(sq, Bitboard(occ)).0,
-                    setwise::queen_attacks,
-                ))
-            }
+            crate::setwise_methods!();
         }
     };
 }

@@ -68,6 +68,60 @@ pub fn union_of(
     }
 }
 
+/// The three set-wise methods of [`hq_core::SliderAttacks`], by [`union_of`]:
+/// a loop over the token's own single-square method for a few sliders, the
+/// set-wise kernels of this module for many. Expand it inside an
+/// `impl SliderAttacks for Token` block; every HQ token shares it.
+#[macro_export]
+macro_rules! setwise_methods {
+    () => {
+        #[inline]
+        fn rook_attacks_setwise(
+            self,
+            rooks: $crate::__core::Bitboard,
+            occupancy: $crate::__core::Bitboard,
+        ) -> $crate::__core::Bitboard {
+            $crate::__core::Bitboard($crate::setwise::union_of(
+                rooks.0,
+                occupancy.0,
+                $crate::setwise::ROOK_OR_BISHOP_LOOP_MAX,
+                |sq, occ| self.rook_attacks(sq, $crate::__core::Bitboard(occ)).0,
+                $crate::setwise::rook_attacks,
+            ))
+        }
+
+        #[inline]
+        fn bishop_attacks_setwise(
+            self,
+            bishops: $crate::__core::Bitboard,
+            occupancy: $crate::__core::Bitboard,
+        ) -> $crate::__core::Bitboard {
+            $crate::__core::Bitboard($crate::setwise::union_of(
+                bishops.0,
+                occupancy.0,
+                $crate::setwise::ROOK_OR_BISHOP_LOOP_MAX,
+                |sq, occ| self.bishop_attacks(sq, $crate::__core::Bitboard(occ)).0,
+                $crate::setwise::bishop_attacks,
+            ))
+        }
+
+        #[inline]
+        fn queen_attacks_setwise(
+            self,
+            queens: $crate::__core::Bitboard,
+            occupancy: $crate::__core::Bitboard,
+        ) -> $crate::__core::Bitboard {
+            $crate::__core::Bitboard($crate::setwise::union_of(
+                queens.0,
+                occupancy.0,
+                $crate::setwise::QUEEN_LOOP_MAX,
+                |sq, occ| self.queen_attacks(sq, $crate::__core::Bitboard(occ)).0,
+                $crate::setwise::queen_attacks,
+            ))
+        }
+    };
+}
+
 /// Mirror every byte (file f <-> 7 - f), keeping ranks in place.
 #[inline(always)]
 const fn mirror_files(x: u64) -> u64 {

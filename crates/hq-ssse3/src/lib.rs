@@ -160,38 +160,7 @@ macro_rules! ssse3_token {
                 unsafe { kernels::$queen_batch(squares, occupancy.0, out) }
             }
 
-            #[inline]
-            fn rook_attacks_setwise(self, rooks: Bitboard, occupancy: Bitboard) -> Bitboard {
-                Bitboard(hq_scalar::setwise::union_of(
-                    rooks.0,
-                    occupancy.0,
-                    hq_scalar::setwise::ROOK_OR_BISHOP_LOOP_MAX,
-                    |sq, occ| self.rook_attacks(sq, Bitboard(occ)).0,
-                    hq_scalar::setwise::rook_attacks,
-                ))
-            }
-
-            #[inline]
-            fn bishop_attacks_setwise(self, bishops: Bitboard, occupancy: Bitboard) -> Bitboard {
-                Bitboard(hq_scalar::setwise::union_of(
-                    bishops.0,
-                    occupancy.0,
-                    hq_scalar::setwise::ROOK_OR_BISHOP_LOOP_MAX,
-                    |sq, occ| self.bishop_attacks(sq, Bitboard(occ)).0,
-                    hq_scalar::setwise::bishop_attacks,
-                ))
-            }
-
-            #[inline]
-            fn queen_attacks_setwise(self, queens: Bitboard, occupancy: Bitboard) -> Bitboard {
-                Bitboard(hq_scalar::setwise::union_of(
-                    queens.0,
-                    occupancy.0,
-                    hq_scalar::setwise::QUEEN_LOOP_MAX,
-                    |sq, occ| self.queen_attacks(sq, Bitboard(occ)).0,
-                    hq_scalar::setwise::queen_attacks,
-                ))
-            }
+            hq_scalar::setwise_methods!();
         }
 
         /// Off x86_64 the token never exists (`is_supported` is false); the
