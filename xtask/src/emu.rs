@@ -286,6 +286,15 @@ fn build(root: &Path) -> Result<BTreeMap<(String, String), PathBuf>, String> {
         let Some(exe) = msg["executable"].as_str() else {
             continue;
         };
+        // A bin target yields two executables of the same name: the program
+        // and its unit-test harness. Keep the program (the harness of a bin
+        // has `profile.test`), or which one wins would depend on build order.
+        let is_bin = msg["target"]["kind"]
+            .as_array()
+            .is_some_and(|k| k.iter().any(|k| k == "bin"));
+        if is_bin && msg["profile"]["test"] == true {
+            continue;
+        }
         let package = msg["package_id"].as_str().unwrap_or_default();
         let name = msg["target"]["name"].as_str().unwrap_or_default();
         let Some(pkg) = PACKAGES.iter().find(|p| package_name_matches(package, p)) else {
