@@ -1,32 +1,34 @@
 //! The interface every backend implements.
 
+use crate::cpu::{Level, MissingFeatures};
 use crate::{Bitboard, Line, Square};
 
 /// A slider-attack backend, as a zero-sized *token*.
 ///
-/// A token can only be obtained through [`SliderAttacks::new`], which checks
-/// that the running CPU has every instruction the backend uses (the pattern of
+/// A token can only be obtained through [`SliderAttacks::new`] or
+/// [`SliderAttacks::require`], which check that the running CPU has every
+/// feature of the backend's [`LEVEL`](SliderAttacks::LEVEL) (the pattern of
 /// `memchr`'s `One::new`), or through the `unsafe`
 /// [`SliderAttacks::new_unchecked`] by a caller that checked for itself. So,
 /// with a token in hand, every method is safe to call: the token *is* the
 /// proof that the instructions exist.
 ///
-/// Required methods are the single-square kernels; the batch and set-wise
-/// entry points have plain loops as defaults, which SIMD backends override.
+/// Required methods are the single-square kernels; the pair, batch and
+/// set-wise entry points have plain defaults, which backends override when
+/// they do better.
 ///
 /// ```
-/// use hq_core::{Bitboard, Line, SliderAttacks, Square, reference};
+/// use hq_core::{Bitboard, Line, SliderAttacks, Square, cpu::Level, reference};
 ///
 /// /// A toy backend that asks the oracle (for illustration only).
 /// #[derive(Clone, Copy, Debug)]
 /// struct Oracle;
 /// impl SliderAttacks for Oracle {
 ///     const NAME: &'static str = "oracle";
-///     const REQUIRED_FEATURES: &'static [&'static str] = &[];
-///     fn is_supported() -> bool { true }
+///     const LEVEL: Level = Level::Baseline;
 ///     unsafe fn new_unchecked() -> Self { Oracle }
 ///     fn line_attacks(self, line: Line, sq: Square, occ: Bitboard) -> Bitboard {
-///         reference::line_attacks(sq, line, occ)
+///         reference::line_attacks(line, sq, occ)
 ///     }
 /// }
 ///
@@ -38,21 +40,38 @@ pub trait SliderAttacks: Copy + Send + Sync + core::fmt::Debug + 'static {
     /// features (for example `"scalar-reverse"`).
     const NAME: &'static str;
 
-    /// The CPU features the backend needs, spelled as
-    /// `is_x86_feature_detected!` spells them (empty for portable backends).
-    const REQUIRED_FEATURES: &'static [&'static str];
+    /// The instruction set the backend is compiled for, and jobs run with
+    /// the token ([`Self::run_compiled`]). The token exists only where the
+    /// CPU has every feature of it (a token combining backends may need more:
+    /// see [`Self::is_supported`]).
+    const LEVEL: Level;
 
-    /// Whether the running CPU (and OS) support every required feature.
-    fn is_supported() -> bool;
+    /// Whether the running CPU (and OS) support the backend: by default,
+    /// every feature of [`Self::LEVEL`].
+    #[inline]
+    fn is_supported() -> bool {
+        Self::LEVEL.is_detected()
+    }
 
     /// The token, if the CPU supports the backend.
     #[inline]
     fn new() -> Option<Self> {
+        Self::require().ok()
+    }
+
+    /// The token, or the error naming what this CPU lacks: the way to
+    /// *force* a backend without risking an illegal instruction.
+    #[inline]
+    fn require() -> Result<Self, MissingFeatures> {
         if Self::is_supported() {
-            // SAFETY: `is_supported` just confirmed every required feature.
-            Some(unsafe { Self::new_unchecked() })
+            // SAFETY: `is_supported` just confirmed every feature of the level.
+            Ok(unsafe { Self::new_unchecked() })
         } else {
-            None
+            Err(MissingFeatures {
+                backend: Self::NAME,
+                level: Self::LEVEL,
+                missing: Self::LEVEL.features().missing(),
+            })
         }
     }
 
@@ -60,10 +79,45 @@ pub trait SliderAttacks: Copy + Send + Sync + core::fmt::Debug + 'static {
     ///
     /// # Safety
     ///
-    /// The caller must ensure that the running CPU supports every feature in
-    /// [`SliderAttacks::REQUIRED_FEATURES`]; otherwise the methods may execute
+    /// The caller must ensure that the running CPU supports every feature of
+    /// [`SliderAttacks::LEVEL`]; otherwise the methods may execute
     /// instructions the CPU does not have.
     unsafe fn new_unchecked() -> Self;
+
+    /// Runs `f` with this token, compiled for the token's instruction set:
+    /// `f` is inlined into a `#[target_feature]` function of the level
+    /// [`Level::for_jobs`] gives, so the kernels `f` calls inline into it
+    /// instead of staying calls (mark a big closure's callee
+    /// `#[inline(always)]`).
+    #[inline(always)]
+    fn run_compiled<R>(self, f: impl FnOnce(Self) -> R) -> R {
+        match Self::LEVEL {
+            // SAFETY: the token proves the CPU has `Self::LEVEL`, and
+            // `Level::for_jobs` only raises a level to one it detected.
+            Level::Baseline | Level::X86V2 => unsafe {
+                crate::cpu::run_at(
+                    Level::for_jobs(Self::LEVEL),
+                    #[inline(always)]
+                    move || f(self),
+                )
+            },
+            // SAFETY: the token proves the CPU has `Self::LEVEL`.
+            Level::X86V3 => unsafe {
+                crate::cpu::run_at_v3(
+                    #[inline(always)]
+                    move || f(self),
+                )
+            },
+            // SAFETY: the token proves the CPU has `Self::LEVEL`.
+            Level::X86V4 => unsafe {
+                crate::cpu::run_at_v4(
+                    #[inline(always)]
+                    move || f(self),
+                )
+            },
+            _ => f(self),
+        }
+    }
 
     /// Attacks from `sq` along one `line` (both directions).
     fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard;
@@ -85,6 +139,38 @@ pub trait SliderAttacks: Copy + Send + Sync + core::fmt::Debug + 'static {
     #[inline]
     fn queen_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
         self.rook_attacks(sq, occupancy) | self.bishop_attacks(sq, occupancy)
+    }
+
+    /// Rook attacks from `sq`, given the occupancy together with its
+    /// reversal `reversed == occupancy.rotate_180()` (Ryan Mack's reversed
+    /// board, maintained by the caller). Backends that reverse the occupancy
+    /// themselves take it from here instead; the default ignores it.
+    #[inline]
+    fn rook_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
+        debug_assert_eq!(
+            reversed,
+            occupancy.rotate_180(),
+            "not the reversed occupancy"
+        );
+        self.rook_attacks(sq, occupancy)
+    }
+
+    /// Bishop attacks from `sq` with the reversed occupancy (see [`Self::rook_attacks_pair`]).
+    #[inline]
+    fn bishop_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
+        debug_assert_eq!(
+            reversed,
+            occupancy.rotate_180(),
+            "not the reversed occupancy"
+        );
+        self.bishop_attacks(sq, occupancy)
+    }
+
+    /// Queen attacks from `sq` with the reversed occupancy (see [`Self::rook_attacks_pair`]).
+    #[inline]
+    fn queen_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
+        self.rook_attacks_pair(sq, occupancy, reversed)
+            | self.bishop_attacks_pair(sq, occupancy, reversed)
     }
 
     /// Rook attacks of many squares over one occupancy: `out[i]` for `squares[i]`.

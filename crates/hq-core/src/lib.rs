@@ -25,12 +25,15 @@
 //! anti-diagonal (each has at most one square per rank) but not along a rank;
 //! [`u64::reverse_bits`] turns the board by 180 degrees and reverses every line.
 //!
-//! The crate is `no_std` and has no dependencies. All tables are `const`,
-//! computed at compile time by `const fn`.
+//! The crate is `no_std` (run-time CPU detection needs its default `std`
+//! feature). All tables are `const`, computed at compile time by `const fn`.
 #![no_std]
+#[cfg(feature = "std")]
+extern crate std;
 
 mod backend;
 mod bitboard;
+pub mod cpu;
 pub mod leapers;
 mod masks;
 pub mod piece;

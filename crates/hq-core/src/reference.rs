@@ -14,7 +14,7 @@ use crate::{Bitboard, Direction, Line, Square};
 
 /// The squares attacked from `sq` along `dir`: every square up to and
 /// including the first occupied one, or to the edge.
-pub fn ray_attacks(sq: Square, dir: Direction, occupancy: Bitboard) -> Bitboard {
+pub fn ray_attacks(dir: Direction, sq: Square, occupancy: Bitboard) -> Bitboard {
     let (df, dr) = dir.delta();
     let mut attacks = Bitboard::EMPTY;
     let mut current = sq;
@@ -29,19 +29,19 @@ pub fn ray_attacks(sq: Square, dir: Direction, occupancy: Bitboard) -> Bitboard 
 }
 
 /// The squares attacked from `sq` along both directions of `line`.
-pub fn line_attacks(sq: Square, line: Line, occupancy: Bitboard) -> Bitboard {
+pub fn line_attacks(line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
     let [a, b] = line.directions();
-    ray_attacks(sq, a, occupancy) | ray_attacks(sq, b, occupancy)
+    ray_attacks(a, sq, occupancy) | ray_attacks(b, sq, occupancy)
 }
 
 /// Rook attacks: rank and file.
 pub fn rook_attacks(sq: Square, occupancy: Bitboard) -> Bitboard {
-    line_attacks(sq, Line::Rank, occupancy) | line_attacks(sq, Line::File, occupancy)
+    line_attacks(Line::Rank, sq, occupancy) | line_attacks(Line::File, sq, occupancy)
 }
 
 /// Bishop attacks: both diagonals.
 pub fn bishop_attacks(sq: Square, occupancy: Bitboard) -> Bitboard {
-    line_attacks(sq, Line::Diagonal, occupancy) | line_attacks(sq, Line::AntiDiagonal, occupancy)
+    line_attacks(Line::Diagonal, sq, occupancy) | line_attacks(Line::AntiDiagonal, sq, occupancy)
 }
 
 /// Queen attacks: rook and bishop together.

@@ -1,0 +1,797 @@
+//! What the running CPU can do — the one place every backend token asks.
+//!
+//! * [`Feature`]: an instruction-set extension a backend can need.
+//! * [`Level`]: the instruction set a backend is compiled for, a fixed
+//!   bundle of features (the x86-64 micro-architecture levels, NEON, wasm
+//!   `simd128`). A token's [`SliderAttacks::LEVEL`](crate::SliderAttacks::LEVEL)
+//!   is its level; the token exists only where the whole level is present.
+//! * [`run_at`]: runs a closure inside a `#[target_feature]` function of a
+//!   level, so that everything the closure inlines — a user's loop, the
+//!   kernels it calls — is compiled for that level (the pattern of `pulp`'s
+//!   `WithSimd` and of `multiversion`).
+//! * [`MissingFeatures`]: the one error for "this CPU cannot run that".
+//! * [`Identity`]: vendor, family and model, for choices that depend on the
+//!   micro-architecture rather than on features (PEXT is microcoded on AMD
+//!   before Zen 3, for example).
+//!
+//! Detection is run-time (`std::is_x86_feature_detected!`, which caches)
+//! with the `std` feature, and compile-time (`cfg!(target_feature)`) always:
+//! a feature enabled at compile time counts as present.
+
+use core::fmt;
+
+macro_rules! features {
+    ($($variant:ident = $name:tt, $arch:tt;)*) => {
+        /// An instruction-set extension a backend can need.
+        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+        #[non_exhaustive]
+        pub enum Feature {
+            $(
+                #[doc = concat!("`", $name, "` (", $arch, ").")]
+                $variant,
+            )*
+        }
+
+        impl Feature {
+            /// Every feature, in declaration order.
+            pub const ALL: &'static [Feature] = &[$(Feature::$variant),*];
+
+            /// The name `is_x86_feature_detected!` (or the target's
+            /// equivalent) and `#[target_feature]` use.
+            pub const fn name(self) -> &'static str {
+                match self { $(Feature::$variant => $name),* }
+            }
+
+            /// Whether the running CPU has the feature (or the build
+            /// requires it: enabled at compile time).
+            pub fn is_detected(self) -> bool {
+                match self { $(Feature::$variant => detect!($arch, $name)),* }
+            }
+        }
+    };
+}
+
+/// `detect!(arch, name)`: compile-time enabled, or detected at run time.
+macro_rules! detect {
+    ("x86_64", $name:tt) => {{
+        #[cfg(target_arch = "x86_64")]
+        {
+            cfg!(target_feature = $name) || runtime_x86!($name)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    }};
+    ("aarch64", $name:tt) => {{
+        #[cfg(target_arch = "aarch64")]
+        {
+            cfg!(target_feature = $name) || runtime_aarch64!($name)
+        }
+        #[cfg(not(target_arch = "aarch64"))]
+        {
+            false
+        }
+    }};
+    ("wasm32", $name:tt) => {
+        cfg!(all(target_arch = "wasm32", target_feature = $name))
+    };
+}
+
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+macro_rules! runtime_x86 {
+    ($name:tt) => {
+        std::is_x86_feature_detected!($name)
+    };
+}
+#[cfg(all(not(feature = "std"), target_arch = "x86_64"))]
+macro_rules! runtime_x86 {
+    ($name:tt) => {
+        false
+    };
+}
+#[cfg(all(feature = "std", target_arch = "aarch64"))]
+macro_rules! runtime_aarch64 {
+    ($name:tt) => {
+        std::arch::is_aarch64_feature_detected!($name)
+    };
+}
+#[cfg(all(not(feature = "std"), target_arch = "aarch64"))]
+macro_rules! runtime_aarch64 {
+    ($name:tt) => {
+        false
+    };
+}
+
+features! {
+    Sse3 = "sse3", "x86_64";
+    Ssse3 = "ssse3", "x86_64";
+    Sse41 = "sse4.1", "x86_64";
+    Sse42 = "sse4.2", "x86_64";
+    Popcnt = "popcnt", "x86_64";
+    Avx = "avx", "x86_64";
+    Avx2 = "avx2", "x86_64";
+    Bmi1 = "bmi1", "x86_64";
+    Bmi2 = "bmi2", "x86_64";
+    Lzcnt = "lzcnt", "x86_64";
+    Fma = "fma", "x86_64";
+    Movbe = "movbe", "x86_64";
+    F16c = "f16c", "x86_64";
+    Avx512f = "avx512f", "x86_64";
+    Avx512bw = "avx512bw", "x86_64";
+    Avx512cd = "avx512cd", "x86_64";
+    Avx512dq = "avx512dq", "x86_64";
+    Avx512vl = "avx512vl", "x86_64";
+    Avx512vbmi = "avx512vbmi", "x86_64";
+    Gfni = "gfni", "x86_64";
+    Neon = "neon", "aarch64";
+    Simd128 = "simd128", "wasm32";
+}
+
+impl fmt::Display for Feature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A set of [`Feature`]s (a bit per feature, no allocation).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct FeatureSet(u32);
+
+impl FeatureSet {
+    /// The empty set.
+    pub const EMPTY: FeatureSet = FeatureSet(0);
+
+    /// The set of `features`.
+    pub const fn of(features: &[Feature]) -> FeatureSet {
+        let mut bits = 0;
+        let mut i = 0;
+        while i < features.len() {
+            bits |= 1 << features[i] as u32;
+            i += 1;
+        }
+        FeatureSet(bits)
+    }
+
+    /// Whether `feature` is in the set.
+    pub const fn contains(self, feature: Feature) -> bool {
+        self.0 & (1 << feature as u32) != 0
+    }
+
+    /// Whether the set is empty.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The features of the set, in [`Feature::ALL`] order.
+    pub fn iter(self) -> impl Iterator<Item = Feature> {
+        Feature::ALL
+            .iter()
+            .copied()
+            .filter(move |&f| self.contains(f))
+    }
+
+    /// The features of the set the running CPU lacks.
+    pub fn missing(self) -> FeatureSet {
+        let mut missing = FeatureSet::EMPTY;
+        for f in self.iter().filter(|f| !f.is_detected()) {
+            missing.0 |= 1 << f as u32;
+        }
+        missing
+    }
+}
+
+impl fmt::Debug for FeatureSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+/// The features, comma-separated (`avx512f, gfni`), or `none`.
+impl fmt::Display for FeatureSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_empty() {
+            return f.write_str("none");
+        }
+        for (i, feature) in self.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(feature.name())?;
+        }
+        Ok(())
+    }
+}
+
+/// The instruction set a backend is compiled for: a fixed bundle of
+/// features. Backends declare one ([`SliderAttacks::LEVEL`](crate::SliderAttacks::LEVEL));
+/// a token exists only where every feature of its level is present, and
+/// code compiled for a level ([`run_at`]) may use all of them.
+///
+/// The x86-64 levels are the psABI micro-architecture levels; `X86V4` adds
+/// AVX-512 VBMI and GFNI to v4, which every CPU with AVX-512 and GFNI has
+/// (Ice Lake and later, Zen 4 and later).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+#[non_exhaustive]
+pub enum Level {
+    /// What the target has without any extra feature: portable code.
+    Baseline,
+    /// x86-64-v2: SSE3, SSSE3, SSE4.1, SSE4.2, POPCNT.
+    X86V2,
+    /// x86-64-v3: v2 plus AVX, AVX2, BMI1, BMI2, LZCNT, FMA, MOVBE, F16C.
+    X86V3,
+    /// x86-64-v4 (AVX-512 F/BW/CD/DQ/VL) plus AVX-512 VBMI and GFNI.
+    X86V4,
+    /// AArch64 Advanced SIMD (NEON).
+    Neon,
+    /// WebAssembly 128-bit SIMD (enabled at compile time only: wasm has no
+    /// run-time detection).
+    Simd128,
+}
+
+const V2: &[Feature] = &[
+    Feature::Sse3,
+    Feature::Ssse3,
+    Feature::Sse41,
+    Feature::Sse42,
+    Feature::Popcnt,
+];
+const V3: &[Feature] = &[
+    Feature::Sse3,
+    Feature::Ssse3,
+    Feature::Sse41,
+    Feature::Sse42,
+    Feature::Popcnt,
+    Feature::Avx,
+    Feature::Avx2,
+    Feature::Bmi1,
+    Feature::Bmi2,
+    Feature::Lzcnt,
+    Feature::Fma,
+    Feature::Movbe,
+    Feature::F16c,
+];
+const V4: &[Feature] = &[
+    Feature::Sse3,
+    Feature::Ssse3,
+    Feature::Sse41,
+    Feature::Sse42,
+    Feature::Popcnt,
+    Feature::Avx,
+    Feature::Avx2,
+    Feature::Bmi1,
+    Feature::Bmi2,
+    Feature::Lzcnt,
+    Feature::Fma,
+    Feature::Movbe,
+    Feature::F16c,
+    Feature::Avx512f,
+    Feature::Avx512bw,
+    Feature::Avx512cd,
+    Feature::Avx512dq,
+    Feature::Avx512vl,
+    Feature::Avx512vbmi,
+    Feature::Gfni,
+];
+
+impl Level {
+    /// The features of the level.
+    pub const fn features(self) -> FeatureSet {
+        FeatureSet::of(match self {
+            Level::Baseline => &[],
+            Level::X86V2 => V2,
+            Level::X86V3 => V3,
+            Level::X86V4 => V4,
+            Level::Neon => &[Feature::Neon],
+            Level::Simd128 => &[Feature::Simd128],
+        })
+    }
+
+    /// A short name (`x86-64-v3`, `neon`, ...).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Level::Baseline => "baseline",
+            Level::X86V2 => "x86-64-v2",
+            Level::X86V3 => "x86-64-v3",
+            Level::X86V4 => "x86-64-v4+vbmi+gfni",
+            Level::Neon => "neon",
+            Level::Simd128 => "simd128",
+        }
+    }
+
+    /// The architecture the level belongs to (`None` for [`Level::Baseline`]).
+    pub const fn arch(self) -> Option<&'static str> {
+        match self {
+            Level::Baseline => None,
+            Level::X86V2 | Level::X86V3 | Level::X86V4 => Some("x86_64"),
+            Level::Neon => Some("aarch64"),
+            Level::Simd128 => Some("wasm32"),
+        }
+    }
+
+    /// Whether the running CPU has every feature of the level.
+    pub fn is_detected(self) -> bool {
+        self.features().missing().is_empty()
+    }
+
+    /// The highest x86-64 level this CPU has, capped at `cap` (`Baseline`
+    /// on other targets): what code that may use "everything up to `cap`"
+    /// is compiled for.
+    pub fn detected_up_to(cap: Level) -> Level {
+        [Level::X86V4, Level::X86V3, Level::X86V2]
+            .into_iter()
+            .find(|&l| l <= cap && l.is_detected())
+            .unwrap_or(Level::Baseline)
+    }
+
+    /// The level jobs for a backend of level `backend` run at
+    /// ([`run_at`]): the backend's own, raised to x86-64-v3 where the CPU
+    /// has it, so that the caller's code gets POPCNT, BMI and AVX2 whatever
+    /// the backend (but AVX-512 code only with an AVX-512 backend).
+    pub fn for_jobs(backend: Level) -> Level {
+        match backend {
+            Level::Baseline | Level::X86V2 => {
+                let up = Level::detected_up_to(Level::X86V3);
+                if up > backend { up } else { backend }
+            }
+            other => other,
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Runs `f` compiled for `level`: inside a `#[target_feature]` function
+/// enabling every feature of the level, into which `f` is inlined (mark the
+/// closure `#[inline(always)]`: LLVM does not inline a big closure on its
+/// own, and then nothing in it is compiled for the level).
+///
+/// # Safety
+///
+/// The running CPU must have every feature of `level`
+/// ([`Level::is_detected`]).
+#[inline(always)]
+pub unsafe fn run_at<R>(level: Level, f: impl FnOnce() -> R) -> R {
+    match level {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the caller guarantees the level's features.
+        Level::X86V2 => unsafe { x86::v2(f) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the caller guarantees the level's features.
+        Level::X86V3 => unsafe { x86::v3(f) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the caller guarantees the level's features.
+        Level::X86V4 => unsafe { x86::v4(f) },
+        // NEON is part of every AArch64 Rust target; simd128 is compile-time.
+        _ => f(),
+    }
+}
+
+/// [`run_at`] for x86-64-v3, without the level match.
+///
+/// # Safety
+///
+/// As [`run_at`]: the CPU must have every feature of [`Level::X86V3`].
+#[inline(always)]
+pub unsafe fn run_at_v3<R>(f: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: the caller guarantees the level's features.
+    return unsafe { x86::v3(f) };
+    #[cfg(not(target_arch = "x86_64"))]
+    return f();
+}
+
+/// [`run_at`] for [`Level::X86V4`], without the level match.
+///
+/// # Safety
+///
+/// As [`run_at`]: the CPU must have every feature of [`Level::X86V4`].
+#[inline(always)]
+pub unsafe fn run_at_v4<R>(f: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: the caller guarantees the level's features.
+    return unsafe { x86::v4(f) };
+    #[cfg(not(target_arch = "x86_64"))]
+    return f();
+}
+
+/// Code compiled for one level, as a type whose values prove the CPU has the
+/// level: what a recursive job (perft) dispatches on once, so that every
+/// recursive call stays inside code of that level (the closure passed to
+/// [`Compiled::run`] is inlined into a `#[target_feature]` function of it).
+/// Values come only from [`compiled_for`].
+///
+/// # Safety
+///
+/// `run` must enable exactly the features of `LEVEL`, and a value may exist
+/// only where the CPU has them.
+pub unsafe trait Compiled: Copy + 'static {
+    /// The level.
+    const LEVEL: Level;
+    /// Runs `f` compiled for [`Self::LEVEL`].
+    fn run<R>(self, f: impl FnOnce() -> R) -> R;
+}
+
+/// The [`Compiled`] levels.
+pub mod at {
+    use super::{Compiled, Level};
+
+    macro_rules! compiled {
+        ($($(#[$doc:meta])* $name:ident;)*) => {$(
+            $(#[$doc])*
+            #[derive(Clone, Copy, Debug)]
+            pub struct $name(pub(super) ());
+            // SAFETY: `run` enables exactly the level's features (`run_at`),
+            // and values are made only by `compiled_for`, after detection.
+            unsafe impl Compiled for $name {
+                const LEVEL: Level = Level::$name;
+                #[inline(always)]
+                fn run<R>(self, f: impl FnOnce() -> R) -> R {
+                    // SAFETY: the value proves the level's features.
+                    unsafe { super::run_at(Level::$name, f) }
+                }
+            }
+        )*};
+    }
+
+    compiled! {
+        /// Portable code.
+        Baseline;
+        /// x86-64-v2.
+        X86V2;
+        /// x86-64-v3.
+        X86V3;
+        /// x86-64-v4 with VBMI and GFNI.
+        X86V4;
+    }
+
+    impl Baseline {
+        /// Portable code runs everywhere.
+        pub const fn new() -> Baseline {
+            Baseline(())
+        }
+    }
+
+    impl Default for Baseline {
+        fn default() -> Baseline {
+            Baseline::new()
+        }
+    }
+}
+
+/// A job generic over the level it is compiled for (see [`compiled_for`]).
+pub trait WithLevel {
+    /// What the job returns.
+    type Output;
+    /// Runs the job; the code it wants compiled for the level goes through
+    /// [`Compiled::run`] on `level`.
+    fn run<C: Compiled>(self, level: C) -> Self::Output;
+}
+
+/// Runs `job` at the level jobs for `token`'s backend run at
+/// ([`Level::for_jobs`]): the token proves the backend's level, and
+/// `for_jobs` only raises it to levels it detected.
+pub fn compiled_for<B: crate::SliderAttacks, W: WithLevel>(token: B, job: W) -> W::Output {
+    let _proof = token;
+    match Level::for_jobs(B::LEVEL) {
+        Level::X86V2 => job.run(at::X86V2(())),
+        Level::X86V3 => job.run(at::X86V3(())),
+        Level::X86V4 => job.run(at::X86V4(())),
+        _ => job.run(at::Baseline(())),
+    }
+}
+
+/// A function pointer to the zero-sized closure `f` of two arguments,
+/// compiled for `level`: the function behind the pointer is the
+/// `#[target_feature]` function of the level with `f` inlined into it, so a
+/// call through the pointer lands directly in code of the level (what the
+/// facade's dispatch tables hold).
+///
+/// Calling the pointer is `unsafe`: the CPU must have every feature of `level`.
+///
+/// # Panics
+///
+/// At compile time, if `f` captures anything (it must be zero-sized).
+pub const fn compiled_fn<A, B, R, F>(level: Level, f: F) -> unsafe fn(A, B) -> R
+where
+    F: Fn(A, B) -> R + Copy,
+{
+    const {
+        assert!(
+            core::mem::size_of::<F>() == 0,
+            "the closure must not capture"
+        )
+    };
+    let _ = f;
+    match level {
+        #[cfg(target_arch = "x86_64")]
+        Level::X86V2 => x86::v2_fn::<A, B, R, F>,
+        #[cfg(target_arch = "x86_64")]
+        Level::X86V3 => x86::v3_fn::<A, B, R, F>,
+        #[cfg(target_arch = "x86_64")]
+        Level::X86V4 => x86::v4_fn::<A, B, R, F>,
+        _ => baseline_fn::<A, B, R, F>,
+    }
+}
+
+/// The zero-sized closure `F` out of thin air: it has no bytes and no
+/// invariant, and `compiled_fn` checked that it is zero-sized.
+#[inline(always)]
+unsafe fn conjure<F: Copy>() -> F {
+    // SAFETY: `F` is a zero-sized closure type (checked by `compiled_fn`):
+    // the all-zero value of no bytes is its only value.
+    unsafe { core::mem::zeroed() }
+}
+
+/// [`compiled_fn`]'s baseline function.
+unsafe fn baseline_fn<A, B, R, F: Fn(A, B) -> R + Copy>(a: A, b: B) -> R {
+    // SAFETY: see `conjure`.
+    (unsafe { conjure::<F>() })(a, b)
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::conjure;
+
+    #[target_feature(enable = "sse3,ssse3,sse4.1,sse4.2,popcnt")]
+    pub(super) fn v2<R>(f: impl FnOnce() -> R) -> R {
+        f()
+    }
+
+    #[target_feature(enable = "sse3,ssse3,sse4.1,sse4.2,popcnt")]
+    pub(super) unsafe fn v2_fn<A, B, R, F: Fn(A, B) -> R + Copy>(a: A, b: B) -> R {
+        // SAFETY: see `conjure`.
+        (unsafe { conjure::<F>() })(a, b)
+    }
+
+    #[target_feature(
+        enable = "sse3,ssse3,sse4.1,sse4.2,popcnt,avx,avx2,bmi1,bmi2,lzcnt,fma,movbe,f16c"
+    )]
+    pub(super) unsafe fn v3_fn<A, B, R, F: Fn(A, B) -> R + Copy>(a: A, b: B) -> R {
+        // SAFETY: see `conjure`.
+        (unsafe { conjure::<F>() })(a, b)
+    }
+
+    #[target_feature(
+        enable = "sse3,ssse3,sse4.1,sse4.2,popcnt,avx,avx2,bmi1,bmi2,lzcnt,fma,movbe,f16c,\
+                  avx512f,avx512bw,avx512cd,avx512dq,avx512vl,avx512vbmi,gfni"
+    )]
+    pub(super) unsafe fn v4_fn<A, B, R, F: Fn(A, B) -> R + Copy>(a: A, b: B) -> R {
+        // SAFETY: see `conjure`.
+        (unsafe { conjure::<F>() })(a, b)
+    }
+
+    #[target_feature(
+        enable = "sse3,ssse3,sse4.1,sse4.2,popcnt,avx,avx2,bmi1,bmi2,lzcnt,fma,movbe,f16c"
+    )]
+    pub(super) fn v3<R>(f: impl FnOnce() -> R) -> R {
+        f()
+    }
+
+    #[target_feature(
+        enable = "sse3,ssse3,sse4.1,sse4.2,popcnt,avx,avx2,bmi1,bmi2,lzcnt,fma,movbe,f16c,\
+                  avx512f,avx512bw,avx512cd,avx512dq,avx512vl,avx512vbmi,gfni"
+    )]
+    pub(super) fn v4<R>(f: impl FnOnce() -> R) -> R {
+        f()
+    }
+}
+
+/// The error of a token the CPU cannot run: which backend, its level, and
+/// which of the level's features are missing.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct MissingFeatures {
+    /// The backend's name.
+    pub backend: &'static str,
+    /// The level it is compiled for.
+    pub level: Level,
+    /// The level's features this CPU lacks.
+    pub missing: FeatureSet,
+}
+
+impl MissingFeatures {
+    /// `Ok(())` if the CPU has all of `level`, else the error for `backend`.
+    pub fn check(backend: &'static str, level: Level) -> Result<(), MissingFeatures> {
+        let missing = level.features().missing();
+        if missing.is_empty() {
+            Ok(())
+        } else {
+            Err(MissingFeatures {
+                backend,
+                level,
+                missing,
+            })
+        }
+    }
+}
+
+impl fmt::Display for MissingFeatures {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "backend {} cannot run on this CPU: it is built for {} ({}); missing here: {}",
+            self.backend,
+            self.level,
+            self.level.features(),
+            self.missing
+        )?;
+        if let Some(arch) = self.level.arch()
+            && arch != TARGET_ARCH
+        {
+            write!(f, " ({arch} only: absent from {TARGET_ARCH} builds)")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for MissingFeatures {}
+
+/// The target architecture this build is for.
+pub const TARGET_ARCH: &str = if cfg!(target_arch = "x86_64") {
+    "x86_64"
+} else if cfg!(target_arch = "aarch64") {
+    "aarch64"
+} else if cfg!(target_arch = "wasm32") {
+    "wasm32"
+} else {
+    "this architecture"
+};
+
+/// The CPU vendor, from CPUID (x86) or the target.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[non_exhaustive]
+pub enum Vendor {
+    /// `GenuineIntel`.
+    Intel,
+    /// `AuthenticAMD`.
+    Amd,
+    /// `HygonGenuine` (licensed Zen 1).
+    Hygon,
+    /// Another x86 vendor string.
+    OtherX86,
+    /// Not x86 (the vendor is not read).
+    NotX86,
+}
+
+/// Who the CPU is: what choices that depend on the micro-architecture need.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Identity {
+    /// The vendor.
+    pub vendor: Vendor,
+    /// Display family (base plus extended family; 0 off x86).
+    pub family: u32,
+    /// Display model (base plus extended model; 0 off x86).
+    pub model: u32,
+    /// Stepping (0 off x86).
+    pub stepping: u32,
+}
+
+impl Identity {
+    /// The running CPU (CPUID on x86-64; [`Vendor::NotX86`] elsewhere).
+    pub fn detect() -> Identity {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let cpuid = raw_cpuid::CpuId::new();
+            let vendor = match cpuid.get_vendor_info().as_ref().map(|v| v.as_str()) {
+                Some("GenuineIntel") => Vendor::Intel,
+                Some("AuthenticAMD") => Vendor::Amd,
+                Some("HygonGenuine") => Vendor::Hygon,
+                _ => Vendor::OtherX86,
+            };
+            let (family, model, stepping) = cpuid.get_feature_info().map_or((0, 0, 0), |f| {
+                (
+                    u32::from(f.family_id()),
+                    u32::from(f.model_id()),
+                    u32::from(f.stepping_id()),
+                )
+            });
+            Identity {
+                vendor,
+                family,
+                model,
+                stepping,
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            Identity {
+                vendor: Vendor::NotX86,
+                family: 0,
+                model: 0,
+                stepping: 0,
+            }
+        }
+    }
+
+    /// Whether `PEXT`/`PDEP` are fast here (given BMI2): everywhere except
+    /// AMD (and Hygon) before family 0x19 (Zen 3), where they are microcoded
+    /// at 18 cycles and more, data-dependent (REFERENCES.md: Zen 1/2).
+    pub const fn has_fast_pext(self) -> bool {
+        !matches!(self.vendor, Vendor::Amd | Vendor::Hygon) || self.family >= 0x19
+    }
+}
+
+/// The CPU's brand string (x86-64 CPUID leaves 0x8000_0002..4), if any.
+#[cfg(feature = "std")]
+pub fn brand_string() -> Option<std::string::String> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        raw_cpuid::CpuId::new()
+            .get_processor_brand_string()
+            .map(|b| b.as_str().trim().into())
+            .filter(|b: &std::string::String| !b.is_empty())
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        None
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_nest_and_detection_is_consistent() {
+        for pair in [Level::X86V2, Level::X86V3, Level::X86V4].windows(2) {
+            let (lower, upper) = (pair[0].features(), pair[1].features());
+            assert!(lower.iter().all(|f| upper.contains(f)));
+            if pair[1].is_detected() {
+                assert!(pair[0].is_detected(), "{:?} without {:?}", pair[1], pair[0]);
+            }
+        }
+        assert!(Level::Baseline.is_detected());
+        assert!(Level::Baseline.features().is_empty());
+        let jobs = Level::for_jobs(Level::Baseline);
+        assert!(jobs.is_detected() && jobs <= Level::X86V3);
+        assert_eq!(Level::for_jobs(Level::X86V4), Level::X86V4);
+    }
+
+    #[test]
+    fn run_at_runs_the_closure_at_every_detected_level() {
+        for level in [Level::Baseline, Level::X86V2, Level::X86V3, Level::X86V4] {
+            if level.is_detected() {
+                // SAFETY: just detected.
+                assert_eq!(unsafe { run_at(level, || 41 + 1) }, 42);
+            } else {
+                std::println!(
+                    "hq-core: SKIPPED run_at at {level}: CPU lacks {}",
+                    level.features().missing()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_error_names_the_missing_features() {
+        let e = MissingFeatures {
+            backend: "avx512",
+            level: Level::X86V4,
+            missing: FeatureSet::of(&[Feature::Gfni, Feature::Avx512vbmi]),
+        };
+        let text = std::format!("{e}");
+        assert!(
+            text.contains("avx512vbmi, gfni") && text.contains("x86-64-v4"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn pext_is_slow_only_on_amd_before_zen_3() {
+        let id = |vendor, family| Identity {
+            vendor,
+            family,
+            model: 0,
+            stepping: 0,
+        };
+        assert!(!id(Vendor::Amd, 0x17).has_fast_pext());
+        assert!(!id(Vendor::Hygon, 0x18).has_fast_pext());
+        assert!(id(Vendor::Amd, 0x19).has_fast_pext());
+        assert!(id(Vendor::Intel, 6).has_fast_pext());
+    }
+}
