@@ -1,0 +1,6 @@
+//! x86-64: xmm, ymm and zmm lanes, and the SSSE3 rank-on-diagonal rook kernel.
+
+mod lanes;
+pub(crate) mod rank_on_diagonal;
+
+pub(crate) use lanes::{Xmm, XmmGfni, Ymm, YmmGfni, Zmm};

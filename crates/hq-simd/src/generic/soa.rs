@@ -1,0 +1,121 @@
+//! Many squares per register, one square per lane (structure of arrays), all
+//! over one occupancy: the batch entry points.
+//!
+//! Each lane's lines are worked on the board (`occ`) and on the board turned
+//! by 180 degrees (`turned = rev(occ)`, where the square is `63 - sq`). On
+//! each board only the forward half of HQ is computed, `((o & m) - b) & m`,
+//! and the lines are xor-ed into one accumulator per board; one full bit
+//! reversal of the turned accumulator at the end brings its half back
+//! (reversal is linear over xor, and the lines are disjoint):
+//!
+//! ```text
+//! acc        ^= ((occ    & m)  - b)  & m        for each line m of sq
+//! turned_acc ^= ((turned & m') - b') & m'       m' = rev(m), b' = rev(b)
+//! attacks     = acc ^ rev(turned_acc)
+//! ```
+//!
+//! The masks are computed, not loaded (no gathers): rank `0xFF << 8r`, file
+//! `FILE_A << f`, diagonal `MAIN >> 8(f - r)` (or `<<` when negative),
+//! anti-diagonal `ANTI << 8(f + r - 7)`; variable shifts give 0 for counts of
+//! 64 and more, which handles the sign. The turned square's masks use the
+//! same counts with the signs swapped. Masks include the square itself: the
+//! slider's bit is cleared from the occupancy instead, and its two (always
+//! set) bits cancel in the final xor.
+
+use crate::vector::VariableShifts;
+use hq_core::{Bitboard, Square};
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const MAIN_DIAGONAL: u64 = 0x8040_2010_0804_0201;
+const ANTI_DIAGONAL: u64 = 0x0102_0408_1020_4080;
+
+/// Attacks of the lanes' squares (rook lines if `ROOK`, bishop lines if
+/// `BISHOP`) over `occ`, with `turned = occ.reverse_bits()` in every lane.
+#[inline(always)]
+pub(crate) unsafe fn attacks<V: VariableShifts, const ROOK: bool, const BISHOP: bool>(
+    squares: V,
+    occ: V,
+    turned: V,
+) -> V {
+    // SAFETY: the caller has V's instruction set.
+    unsafe {
+        let one = V::splat(1);
+        let turned_squares = squares.xor(V::splat(63));
+        let bits = one.shl_var(squares);
+        let turned_bits = one.shl_var(turned_squares);
+        let occ = occ.and_not(bits);
+        let turned = turned.and_not(turned_bits);
+        let file = squares.and(V::splat(7));
+        let rank8 = squares.and(V::splat(56));
+
+        let mut acc = V::splat(0);
+        let mut turned_acc = V::splat(0);
+        let mut line = |m: V, turned_m: V| {
+            acc = acc.xor_of_and(occ.and(m).sub(bits), m);
+            turned_acc = turned_acc.xor_of_and(turned.and(turned_m).sub(turned_bits), turned_m);
+        };
+        if ROOK {
+            let ff = V::splat(0xFF);
+            line(ff.shl_var(rank8), ff.shl_var(rank8.xor(V::splat(56))));
+            let a = V::splat(FILE_A);
+            line(a.shl_var(file), a.shl_var(file.xor(V::splat(7))));
+        }
+        if BISHOP {
+            let zero = V::splat(0);
+            let file8 = file.shl_var(V::splat(3));
+            // 8(f - r) and its negation.
+            let d = file8.sub(rank8);
+            let nd = zero.sub(d);
+            let main = V::splat(MAIN_DIAGONAL);
+            line(
+                main.shr_var(d).or(main.shl_var(nd)),
+                main.shr_var(nd).or(main.shl_var(d)),
+            );
+            // 8(f + r - 7) and its negation.
+            let k = file8.sub(V::splat(56).sub(rank8));
+            let nk = zero.sub(k);
+            let anti = V::splat(ANTI_DIAGONAL);
+            line(
+                anti.shl_var(k).or(anti.shr_var(nk)),
+                anti.shl_var(nk).or(anti.shr_var(k)),
+            );
+        }
+        acc.xor(turned_acc.reverse_bits())
+    }
+}
+
+/// The batch entry point: `out[i]` = attacks from `squares[i]`, `V::LANES`
+/// squares per [`attacks`] call. The lengths must be equal (the caller checks).
+#[inline(always)]
+pub(crate) unsafe fn batch<V: VariableShifts, const ROOK: bool, const BISHOP: bool>(
+    squares: &[Square],
+    occupancy: u64,
+    out: &mut [Bitboard],
+) {
+    debug_assert_eq!(squares.len(), out.len());
+    debug_assert!(V::LANES <= 8);
+    // SAFETY: the caller has V's instruction set; every pointer below covers
+    // `V::LANES` readable squares or writable words (`Bitboard` is
+    // `repr(transparent)` over `u64`).
+    unsafe {
+        let occ = V::splat(occupancy);
+        let turned = V::splat(occupancy.reverse_bits());
+        let mut sq_chunks = squares.chunks_exact(V::LANES);
+        let mut out_chunks = out.chunks_exact_mut(V::LANES);
+        for (sq, out) in (&mut sq_chunks).zip(&mut out_chunks) {
+            attacks::<V, ROOK, BISHOP>(V::load_squares(sq.as_ptr()), occ, turned)
+                .store(out.as_mut_ptr().cast());
+        }
+        let rest = sq_chunks.remainder();
+        if !rest.is_empty() {
+            let mut padded = [Square::A1; 8];
+            padded[..rest.len()].copy_from_slice(rest);
+            let mut words = [0u64; 8];
+            attacks::<V, ROOK, BISHOP>(V::load_squares(padded.as_ptr()), occ, turned)
+                .store(words.as_mut_ptr());
+            for (o, &w) in out_chunks.into_remainder().iter_mut().zip(&words) {
+                *o = Bitboard(w);
+            }
+        }
+    }
+}

@@ -1,0 +1,367 @@
+//! Hyperbola Quintessence on SIMD registers: one algorithm, written once
+//! over a lane abstraction, instantiated per instruction set.
+//!
+//! ```text
+//! src/vector.rs        Lanes: a register as 64-bit lanes (and, sub, byte swap, bit reversal, ...)
+//! src/generic/         the algorithms, once: line pairs, four lines, many squares per register
+//! src/arch/x86_64/     Lanes for xmm / ymm / zmm; the SSSE3 rank-on-diagonal kernel
+//! src/arch/aarch64/    Lanes for NEON
+//! src/arch/wasm32/     Lanes for simd128
+//! src/lib.rs           the backend tokens: which kernel each instruction set uses
+//! ```
+//!
+//! | token | level | single squares | batches |
+//! |---|---|---|---|
+//! | [`Ssse3`] (`ssse3`) | x86-64-v2 | bishop pair by byte swap; rook: file + rank moved onto the a1-h8 diagonal | single kernels in a loop |
+//! | [`Avx2`] (`avx2`) | x86-64-v3 | the SSSE3 kernels, VEX-encoded | four squares per ymm |
+//! | [`Avx512`] (`avx512`) | x86-64-v4 + VBMI + GFNI | pairs with GFNI bit reversal; queen: four lines per ymm | eight squares per zmm |
+//! | [`Neon`] (`neon`) | AArch64 | bishop pair by byte swap; rook pair by `rbit` | single kernels in a loop |
+//! | [`Simd128`] (`simd128`) | wasm32 with `+simd128` | bishop pair by byte swap; rook pair by bit reversal | single kernels in a loop |
+//!
+//! The set-wise entry points come from `hq_scalar::setwise` (a loop over
+//! single lookups for a few sliders, the set-wise kernels for many).
+//!
+//! Every token exists on every target; off its architecture it is never
+//! supported (`new()` is `None`), so code naming it compiles everywhere.
+//! Which kernel each token uses, and why, is measured by `cargo xtask
+//! bench-matrix` (committed under `benches/results/`).
+//!
+//! ```
+//! use hq_core::{Bitboard, SliderAttacks, Square};
+//!
+//! match hq_simd::Avx2::require() {
+//!     Ok(avx2) => assert_eq!(avx2.queen_attacks(Square::D4, Bitboard::from(Square::D6)).count(), 25),
+//!     Err(missing) => println!("{missing}"),
+//! }
+//! ```
+
+mod arch;
+mod generic;
+mod vector;
+
+use hq_core::cpu::Level;
+use hq_core::{Bitboard, Line, SliderAttacks, Square, check_batch_lengths, line_mask};
+
+/// Defines a backend token: the struct, its `#[target_feature]` entry
+/// points, and its [`SliderAttacks`] impl — on its architecture the kernels,
+/// elsewhere a never-supported stand-in (portable HQ) so the name exists.
+///
+/// `rook`, `bishop`, `queen`: `unsafe fn(Square, u64) -> u64` kernels;
+/// `batch soa(Lanes)` runs [`generic::soa`] on that register type, `batch
+/// singles` the single kernels in a loop.
+macro_rules! simd_backend {
+    (
+        $(#[$doc:meta])*
+        $token:ident in $module:ident: $name:literal, $level:expr, $arch:literal,
+        features $features:literal,
+        rook $rook:path, bishop $bishop:path, queen $queen:path,
+        batch $batch:ident $(($lanes:ty))?,
+        setwise $setwise:ident($($setwise_args:tt)*)
+    ) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug)]
+        pub struct $token(());
+
+        #[cfg(target_arch = $arch)]
+        mod $module {
+            #[allow(unused_imports)]
+            use crate::{arch::*, generic};
+            use hq_core::{Bitboard, Square};
+
+            /// The features the entry points are compiled with (a subset of the level's).
+            #[allow(dead_code)]
+            pub(crate) const FEATURES: &str = $features;
+
+            #[inline]
+            #[target_feature(enable = $features)]
+            pub(crate) fn rook(sq: Square, occupancy: u64) -> u64 {
+                // SAFETY: compiled with the kernel's features.
+                unsafe { $rook(sq, occupancy) }
+            }
+
+            #[inline]
+            #[target_feature(enable = $features)]
+            pub(crate) fn bishop(sq: Square, occupancy: u64) -> u64 {
+                // SAFETY: compiled with the kernel's features.
+                unsafe { $bishop(sq, occupancy) }
+            }
+
+            #[inline]
+            #[target_feature(enable = $features)]
+            pub(crate) fn queen(sq: Square, occupancy: u64) -> u64 {
+                // SAFETY: compiled with the kernel's features.
+                unsafe { $queen(sq, occupancy) }
+            }
+
+            /// Set-wise attacks of `piece` (the sliders count as occupied).
+            #[allow(dead_code)] // unused by the tokens whose set-wise is scalar
+            #[inline]
+            #[target_feature(enable = $features)]
+            pub(crate) fn setwise(piece: crate::generic::fill::Piece, sliders: u64, occupancy: u64) -> u64 {
+                simd_backend!(@setwise $setwise($($setwise_args)*), piece, sliders, occupancy)
+            }
+
+            /// Rook lines if `ROOK`, bishop lines if `BISHOP`, for every square.
+            #[inline]
+            #[target_feature(enable = $features)]
+            pub(crate) fn batch<const ROOK: bool, const BISHOP: bool>(
+                squares: &[Square],
+                occupancy: u64,
+                out: &mut [Bitboard],
+            ) {
+                simd_backend!(@batch $batch $(($lanes))?, squares, occupancy, out, ROOK, BISHOP);
+            }
+        }
+
+        #[cfg(target_arch = $arch)]
+        #[allow(unused_unsafe)] // wasm: safe to call where simd128 is on for the whole build
+        impl SliderAttacks for $token {
+            const NAME: &'static str = $name;
+            const LEVEL: Level = $level;
+
+            #[inline]
+            unsafe fn new_unchecked() -> Self {
+                $token(())
+            }
+
+            /// The piece kernel through the line, masked to it (the other
+            /// line's attacks lie outside the mask).
+            #[inline]
+            fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
+                let piece = match line {
+                    Line::Rank | Line::File => self.rook_attacks(sq, occupancy),
+                    Line::Diagonal | Line::AntiDiagonal => self.bishop_attacks(sq, occupancy),
+                };
+                piece & Bitboard(line_mask(line, sq))
+            }
+
+            #[inline]
+            fn rook_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+                // SAFETY: the token proves the level, which includes the features.
+                Bitboard(unsafe { $module::rook(sq, occupancy.0) })
+            }
+
+            #[inline]
+            fn bishop_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+                // SAFETY: as above.
+                Bitboard(unsafe { $module::bishop(sq, occupancy.0) })
+            }
+
+            #[inline]
+            fn queen_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+                // SAFETY: as above.
+                Bitboard(unsafe { $module::queen(sq, occupancy.0) })
+            }
+
+            #[inline]
+            fn rook_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
+                check_batch_lengths(squares.len(), out.len());
+                // SAFETY: as above.
+                unsafe { $module::batch::<true, false>(squares, occupancy.0, out) }
+            }
+
+            #[inline]
+            fn bishop_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
+                check_batch_lengths(squares.len(), out.len());
+                // SAFETY: as above.
+                unsafe { $module::batch::<false, true>(squares, occupancy.0, out) }
+            }
+
+            #[inline]
+            fn queen_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
+                check_batch_lengths(squares.len(), out.len());
+                // SAFETY: as above.
+                unsafe { $module::batch::<true, true>(squares, occupancy.0, out) }
+            }
+
+            simd_backend!(@setwise_methods $setwise($($setwise_args)*), $module);
+        }
+
+        /// Off its architecture the token is never supported (its level is
+        /// never detected); the methods are portable HQ so that an `unsafe`
+        /// misuse of `new_unchecked` still gets right answers.
+        #[cfg(not(target_arch = $arch))]
+        impl SliderAttacks for $token {
+            const NAME: &'static str = $name;
+            const LEVEL: Level = $level;
+
+            #[inline]
+            unsafe fn new_unchecked() -> Self {
+                $token(())
+            }
+
+            #[inline]
+            fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
+                Bitboard(hq_scalar::line_attacks(line, sq, occupancy.0))
+            }
+        }
+    };
+    (@batch soa($lanes:ty), $squares:ident, $occupancy:ident, $out:ident, $rook:ident, $bishop:ident) => {
+        // SAFETY: compiled with the register type's features.
+        unsafe { crate::generic::soa::batch::<$lanes, $rook, $bishop>($squares, $occupancy, $out) }
+    };
+    (@setwise fill($rt:ty, $bt:ty, $qt:ty; loop $rmax:literal, $bmax:literal, $qmax:literal), $piece:ident, $sliders:ident, $occupancy:ident) => {{
+        use crate::generic::fill::{self, Piece};
+        // Up to the measured crossover, one lookup per slider is cheaper.
+        let loop_max: u32 = match $piece {
+            Piece::Rook => $rmax,
+            Piece::Bishop => $bmax,
+            Piece::Queen => $qmax,
+        };
+        if $sliders.count_ones() <= loop_max {
+            let occupancy = $occupancy | $sliders;
+            Bitboard($sliders).iter().fold(0, |acc, sq| {
+                acc | match $piece {
+                    Piece::Rook => rook(sq, occupancy),
+                    Piece::Bishop => bishop(sq, occupancy),
+                    Piece::Queen => queen(sq, occupancy),
+                }
+            })
+        } else {
+            // SAFETY: compiled with the register types' features.
+            unsafe {
+                match $piece {
+                    Piece::Rook => fill::attacks::<$rt>(Piece::Rook, $sliders, $occupancy),
+                    Piece::Bishop => fill::attacks::<$bt>(Piece::Bishop, $sliders, $occupancy),
+                    Piece::Queen => fill::attacks::<$qt>(Piece::Queen, $sliders, $occupancy),
+                }
+            }
+        }
+    }};
+    (@setwise scalar($r:literal, $b:literal, $q:literal), $piece:ident, $sliders:ident, $occupancy:ident) => {{
+        let _ = ($piece, $sliders, $occupancy);
+        unreachable!("the token's set-wise methods are hq_scalar's")
+    }};
+    (@setwise_methods fill($($args:tt)*), $module:ident) => {
+        #[inline]
+        fn rook_attacks_setwise(self, rooks: Bitboard, occupancy: Bitboard) -> Bitboard {
+            // SAFETY: the token proves the level, which includes the features.
+            Bitboard(unsafe { $module::setwise(generic::fill::Piece::Rook, rooks.0, occupancy.0) })
+        }
+
+        #[inline]
+        fn bishop_attacks_setwise(self, bishops: Bitboard, occupancy: Bitboard) -> Bitboard {
+            // SAFETY: as above.
+            Bitboard(unsafe {
+                $module::setwise(generic::fill::Piece::Bishop, bishops.0, occupancy.0)
+            })
+        }
+
+        #[inline]
+        fn queen_attacks_setwise(self, queens: Bitboard, occupancy: Bitboard) -> Bitboard {
+            // SAFETY: as above.
+            Bitboard(unsafe { $module::setwise(generic::fill::Piece::Queen, queens.0, occupancy.0) })
+        }
+    };
+    (@setwise_methods scalar($r:literal, $b:literal, $q:literal), $module:ident) => {
+        hq_scalar::setwise_methods!(rooks $r, bishops $b, queens $q);
+    };
+    (@batch singles, $squares:ident, $occupancy:ident, $out:ident, $rook:ident, $bishop:ident) => {
+        for (o, &sq) in $out.iter_mut().zip($squares) {
+            *o = Bitboard(match ($rook, $bishop) {
+                (true, false) => rook(sq, $occupancy),
+                (false, true) => bishop(sq, $occupancy),
+                _ => queen(sq, $occupancy),
+            });
+        }
+    };
+}
+
+simd_backend! {
+    /// SSSE3 (`ssse3`): Peshkov's two lines per xmm, reversed by `pshufb`
+    /// byte swaps; ranks moved onto the a1-h8 diagonal.
+    Ssse3 in ssse3: "ssse3", Level::X86V2, "x86_64",
+    features "sse3,ssse3,sse4.1,sse4.2,popcnt",
+    rook rank_on_diagonal::rook, bishop generic::pair::bishop::<Xmm>,
+    queen rank_on_diagonal::queen,
+    batch singles,
+    // Per-piece loops up to 3 rooks or bishops, 4 queens; the scalar fill above.
+    setwise scalar(3, 3, 4)
+}
+
+simd_backend! {
+    /// AVX2 (`avx2`): the SSSE3 kernels in VEX form for single squares;
+    /// batches four squares per ymm.
+    Avx2 in avx2: "avx2", Level::X86V3, "x86_64",
+    features "sse3,ssse3,sse4.1,sse4.2,popcnt,avx,avx2,bmi1,bmi2,lzcnt",
+    rook rank_on_diagonal::rook, bishop generic::pair::bishop::<Xmm>,
+    queen rank_on_diagonal::queen,
+    batch soa(Ymm),
+    // Per-piece loops up to 2 sliders, the four-direction fill above.
+    setwise fill(Ymm, Ymm, Ymm; loop 2, 2, 2)
+}
+
+simd_backend! {
+    /// AVX-512 with GFNI (`avx512`): full bit reversal in two instructions
+    /// (`vgf2p8affineqb` + `vpshufb`), so every line is plain HQ: rook and
+    /// bishop pairs per xmm, a queen's four lines per ymm; batches eight
+    /// squares per zmm.
+    Avx512 in avx512: "avx512", Level::X86V4, "x86_64",
+    features "sse3,ssse3,sse4.1,sse4.2,popcnt,avx,avx2,bmi1,bmi2,lzcnt,avx512f,avx512bw,avx512vl,gfni",
+    rook generic::pair::rook::<XmmGfni>, bishop generic::pair::bishop::<XmmGfni>,
+    queen generic::quad::queen::<YmmGfni>,
+    batch soa(Zmm),
+    // One slider: its lookup; two and more: the fill, 3-4 ns per call
+    // whatever the number (setwise_crossover, Intel Xeon).
+    setwise fill(YmmGfni, YmmGfni, Zmm; loop 1, 1, 1)
+}
+
+simd_backend! {
+    /// NEON (`neon`): two lines per register; `rbit` + `rev64` reverse both
+    /// bitboards at once, so the rook pair `{file, rank}` is plain HQ too.
+    Neon in neon: "neon", Level::Neon, "aarch64",
+    features "neon",
+    rook generic::pair::rook::<Neon128>, bishop generic::pair::bishop::<Neon128>,
+    queen generic::pair::queen::<Neon128>,
+    batch singles,
+    // Not timed (no ARM machine): the AVX2 crossover, the same structure.
+    setwise fill(Neon128, Neon128, Neon128; loop 2, 2, 2)
+}
+
+simd_backend! {
+    /// WebAssembly SIMD (`simd128`, enabled at compile time with
+    /// `-C target-feature=+simd128`): two lines per `v128`, `i8x16_swizzle`
+    /// for the byte swap and the nibble tables.
+    Simd128 in simd128: "simd128", Level::Simd128, "wasm32",
+    features "simd128",
+    rook generic::pair::rook::<Wasm128>, bishop generic::pair::bishop::<Wasm128>,
+    queen generic::pair::queen::<Wasm128>,
+    batch singles,
+    // Not timed: the scalar tokens' crossover.
+    setwise scalar(3, 3, 4)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hq_core::cpu::Feature;
+
+    /// The features an entry point is compiled with must be in the token's
+    /// level: a token proves only its level.
+    fn features_within_level(features: &str, level: Level) {
+        for name in features.split(',') {
+            let feature = Feature::ALL
+                .iter()
+                .find(|f| f.name() == name)
+                .unwrap_or_else(|| panic!("unknown feature {name}"));
+            assert!(
+                level.features().contains(*feature),
+                "{name} is not in {level}"
+            );
+        }
+    }
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn entry_point_features_are_within_the_levels() {
+        features_within_level(ssse3::FEATURES, Ssse3::LEVEL);
+        features_within_level(avx2::FEATURES, Avx2::LEVEL);
+        features_within_level(avx512::FEATURES, Avx512::LEVEL);
+    }
+
+    #[test]
+    #[cfg(target_arch = "aarch64")]
+    fn entry_point_features_are_within_the_levels() {
+        features_within_level(neon::FEATURES, Neon::LEVEL);
+    }
+}

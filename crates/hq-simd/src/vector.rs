@@ -1,0 +1,100 @@
+//! The one abstraction the kernels are written over: a SIMD register seen as
+//! `LANES` 64-bit lanes, one bitboard per lane (memchr's `Vector` trait is
+//! the model). Each instruction set implements it once, in `arch/`; the HQ
+//! algorithms in `generic/` are written once, against it.
+//!
+//! # Safety
+//!
+//! Every method is an `unsafe fn`: it executes instructions of its
+//! implementation's instruction set, so the caller must know the CPU has
+//! them. The methods are `#[inline(always)]` and only ever reach machine code
+//! inlined into a `#[target_feature]` entry point of `arch/` (whose token
+//! proves the features), as in memchr.
+
+use hq_core::Square;
+
+/// 64-bit lanes in a SIMD register.
+pub(crate) trait Lanes: Copy {
+    /// How many bitboards one register holds.
+    const LANES: usize;
+
+    /// `x` in every lane.
+    unsafe fn splat(x: u64) -> Self;
+    /// `LANES` words from `src` (no alignment needed).
+    unsafe fn load(src: *const u64) -> Self;
+    /// The lanes into `LANES` words at `dst` (no alignment needed).
+    unsafe fn store(self, dst: *mut u64);
+    /// Lane `i` is the index of `squares[i]` (exactly `LANES` squares at
+    /// `squares`; at most 8 lanes).
+    #[inline(always)]
+    unsafe fn load_squares(squares: *const Square) -> Self {
+        let mut words = [0u64; 8];
+        for (i, w) in words.iter_mut().take(Self::LANES).enumerate() {
+            // SAFETY: the caller provides `LANES` readable squares.
+            *w = unsafe { *squares.add(i) } as u64;
+        }
+        // SAFETY: `words` holds at least `LANES` words.
+        unsafe { Self::load(words.as_ptr()) }
+    }
+
+    /// `self & other`.
+    unsafe fn and(self, other: Self) -> Self;
+    /// `self | other`.
+    unsafe fn or(self, other: Self) -> Self;
+    /// `self ^ other`.
+    unsafe fn xor(self, other: Self) -> Self;
+    /// `self & !other`.
+    unsafe fn and_not(self, other: Self) -> Self;
+    /// `self - other`, lane by lane, wrapping.
+    unsafe fn sub(self, other: Self) -> Self;
+
+    /// `(self ^ b) & c` (one ternary-logic instruction where there is one).
+    #[inline(always)]
+    unsafe fn xor_and(self, b: Self, c: Self) -> Self {
+        // SAFETY: the caller has the instruction set (the `Lanes` contract).
+        unsafe { self.xor(b).and(c) }
+    }
+    /// `self ^ (b & c)` (likewise).
+    #[inline(always)]
+    unsafe fn xor_of_and(self, b: Self, c: Self) -> Self {
+        // SAFETY: the caller has the instruction set (the `Lanes` contract).
+        unsafe { self.xor(b.and(c)) }
+    }
+    /// `self | (b & c)` (likewise).
+    #[inline(always)]
+    unsafe fn or_of_and(self, b: Self, c: Self) -> Self {
+        // SAFETY: the caller has the instruction set (the `Lanes` contract).
+        unsafe { self.or(b.and(c)) }
+    }
+
+    /// Each lane byte-swapped: the board mirrored vertically, which reverses
+    /// every file, diagonal and anti-diagonal (not the ranks).
+    unsafe fn swap_bytes(self) -> Self;
+    /// Each lane bit-reversed: the board turned by 180 degrees, which
+    /// reverses every line.
+    unsafe fn reverse_bits(self) -> Self;
+
+    /// The lanes or-ed together.
+    unsafe fn or_lanes(self) -> u64;
+}
+
+/// Lanes with per-lane variable shifts (AVX2, AVX-512, NEON): what the
+/// structure-of-arrays kernels compute their masks with, and what the
+/// set-wise fill moves each lane in its own direction with.
+pub(crate) trait VariableShifts: Lanes {
+    /// Each lane shifted left by the count in the same lane of `counts`;
+    /// counts of 64 and more give 0.
+    unsafe fn shl_var(self, counts: Self) -> Self;
+    /// Each lane shifted right likewise (counts of 64 and more give 0).
+    unsafe fn shr_var(self, counts: Self) -> Self;
+    /// Each lane rotated left by its count (0..64) in `counts`. The default
+    /// is two shifts; AVX-512 has one instruction.
+    #[inline(always)]
+    unsafe fn rotate_left_var(self, counts: Self) -> Self {
+        // SAFETY: the caller has the instruction set (the `Lanes` contract).
+        unsafe {
+            let back = Self::splat(64).sub(counts);
+            self.shl_var(counts).or(self.shr_var(back))
+        }
+    }
+}
