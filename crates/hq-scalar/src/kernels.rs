@@ -23,7 +23,7 @@ use hq_core::{LINE_MASKS, Square};
 /// `forward = occ & mask; reverse = bswap(forward); forward -= r;
 /// reverse -= bswap(r); forward ^= bswap(reverse); forward &= mask`.
 #[inline(always)]
-pub const fn bswap_line_attacks(occupancy: u64, mask: u64, sq: Square) -> u64 {
+pub const fn bswap_line_attacks(sq: Square, occupancy: u64, mask: u64) -> u64 {
     let bit = sq.bit();
     let mut forward = occupancy & mask;
     let mut reverse = forward.swap_bytes();
@@ -35,7 +35,7 @@ pub const fn bswap_line_attacks(occupancy: u64, mask: u64, sq: Square) -> u64 {
 
 /// HQ with a full bit reversal: exact for all four lines, ranks included.
 #[inline(always)]
-pub const fn reverse_line_attacks(occupancy: u64, mask: u64, sq: Square) -> u64 {
+pub const fn reverse_line_attacks(sq: Square, occupancy: u64, mask: u64) -> u64 {
     let bit = sq.bit();
     let forward = occupancy & mask;
     let reverse = forward.reverse_bits();
@@ -84,7 +84,7 @@ pub const FIRST_RANK: [u8; 512] = {
 ///
 /// `((occ >> (sq & 56)) & 126) * 4 + (sq & 7)` is `inner * 8 + file`.
 #[inline(always)]
-pub const fn rank_attacks_by_table(occupancy: u64, sq: Square) -> u64 {
+pub const fn rank_attacks_by_table(sq: Square, occupancy: u64) -> u64 {
     let shift = sq as u32 & 56;
     let index = ((occupancy >> shift) & 126) as usize * 4 + (sq as usize & 7);
     (FIRST_RANK[index] as u64) << shift
@@ -115,14 +115,14 @@ const MAIN_DIAGONAL: u64 = 0x8040_2010_0804_0201;
 ///
 /// Four cheap operations each way, and no table but the line masks.
 #[inline(always)]
-pub const fn rank_attacks_by_diagonal(occupancy: u64, sq: Square) -> u64 {
+pub const fn rank_attacks_by_diagonal(sq: Square, occupancy: u64) -> u64 {
     let shift = sq as u32 & 56;
     let file = sq as u8 & 7;
     let rank_bits = (occupancy >> shift) & 0xFF;
     let on_diagonal = rank_bits.wrapping_mul(EVERY_RANK) & MAIN_DIAGONAL;
     let diagonal_sq = Square::from_index_masked(file * 9);
     let mask = LINE_MASKS[diagonal_sq as usize].diagonal;
-    let attacks = bswap_line_attacks(on_diagonal, mask, diagonal_sq);
+    let attacks = bswap_line_attacks(diagonal_sq, on_diagonal, mask);
     (attacks.wrapping_mul(EVERY_RANK) >> 56) << shift
 }
 
@@ -152,19 +152,19 @@ mod tests {
             for_each_subset(mask | sq.bit(), |occ| {
                 // Noise off the rank must not matter.
                 let noisy = occ | (!mask & 0x1234_5678_9ABC_DEF0 & !sq.bit());
-                let expected = reference::line_attacks(sq, Line::Rank, Bitboard(occ)).0;
+                let expected = reference::line_attacks(Line::Rank, sq, Bitboard(occ)).0;
                 assert_eq!(
-                    rank_attacks_by_table(noisy, sq),
+                    rank_attacks_by_table(sq, noisy),
                     expected,
                     "table {sq} {occ:#x}"
                 );
                 assert_eq!(
-                    rank_attacks_by_diagonal(noisy, sq),
+                    rank_attacks_by_diagonal(sq, noisy),
                     expected,
                     "diagonal {sq} {occ:#x}"
                 );
                 assert_eq!(
-                    reverse_line_attacks(noisy, mask, sq),
+                    reverse_line_attacks(sq, noisy, mask),
                     expected,
                     "reverse {sq} {occ:#x}"
                 );
@@ -178,8 +178,8 @@ mod tests {
         let occ = Square::B1.bit() | Square::F1.bit();
         let mask = LINE_MASKS[sq as usize].rank;
         assert_ne!(
-            bswap_line_attacks(occ, mask, sq),
-            reverse_line_attacks(occ, mask, sq)
+            bswap_line_attacks(sq, occ, mask),
+            reverse_line_attacks(sq, occ, mask)
         );
     }
 }

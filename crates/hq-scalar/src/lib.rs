@@ -11,9 +11,10 @@
 //! | [`ScalarRankDiagonal`] (`scalar-rank-diagonal`) | byte swap | rank mapped onto the a1-h8 diagonal by a multiply, byte swap there |
 //! | [`ScalarReverse`] (`scalar-reverse`) | `reverse_bits` | `reverse_bits` |
 //!
-//! All three use the [`setwise`] kernels for the set-wise entry points
-//! (a per-piece loop below a measured slider count, [`setwise::union_of`]). They
-//! need no CPU feature, so their tokens always exist.
+//! For the set-wise entry points all three use a per-piece loop up to a
+//! measured slider count and the occluded fill above it
+//! ([`setwise::union_of`]). They need no CPU feature, so their tokens always
+//! exist.
 //!
 //! ```
 //! use hq_core::{Bitboard, SliderAttacks, Square};
@@ -31,6 +32,7 @@ pub mod setwise;
 #[doc(hidden)]
 pub use hq_core as __core; // for `setwise_methods!` in other crates
 
+use hq_core::cpu::Level;
 use hq_core::{Bitboard, LINE_MASKS, Line, SliderAttacks, Square};
 use kernels::{
     bswap_line_attacks, rank_attacks_by_diagonal, rank_attacks_by_table, reverse_line_attacks,
@@ -38,15 +40,10 @@ use kernels::{
 
 /// The parts every scalar token shares: no feature to check, and the set-wise kernels.
 macro_rules! portable_token {
-    ($token:ident, $name:literal) => {
+    ($token:ident, $name:literal, loop $rmax:literal, $bmax:literal, $qmax:literal) => {
         impl SliderAttacks for $token {
             const NAME: &'static str = $name;
-            const REQUIRED_FEATURES: &'static [&'static str] = &[];
-
-            #[inline]
-            fn is_supported() -> bool {
-                true
-            }
+            const LEVEL: Level = Level::Baseline;
 
             #[inline]
             unsafe fn new_unchecked() -> Self {
@@ -73,7 +70,7 @@ macro_rules! portable_token {
                 )
             }
 
-            crate::setwise_methods!();
+            crate::setwise_methods!(rooks $rmax, bishops $bmax, queens $qmax);
         }
     };
 }
@@ -81,14 +78,15 @@ macro_rules! portable_token {
 /// bswap HQ for files and diagonals, the first-rank table for ranks.
 #[derive(Clone, Copy, Debug)]
 pub struct ScalarRankTable(());
-portable_token!(ScalarRankTable, "scalar-rank-table");
+// Per-piece loops up to 3 rooks or bishops and 4 queens (setwise_crossover).
+portable_token!(ScalarRankTable, "scalar-rank-table", loop 3, 3, 4);
 
 impl ScalarRankTable {
     #[inline(always)]
     const fn line(self, line: Line, sq: Square, occupancy: u64) -> u64 {
         match line {
-            Line::Rank => rank_attacks_by_table(occupancy, sq),
-            _ => bswap_line_attacks(occupancy, LINE_MASKS[sq as usize].get(line), sq),
+            Line::Rank => rank_attacks_by_table(sq, occupancy),
+            _ => bswap_line_attacks(sq, occupancy, LINE_MASKS[sq as usize].get(line)),
         }
     }
 }
@@ -96,14 +94,15 @@ impl ScalarRankTable {
 /// bswap HQ for files and diagonals, ranks mapped onto the main diagonal.
 #[derive(Clone, Copy, Debug)]
 pub struct ScalarRankDiagonal(());
-portable_token!(ScalarRankDiagonal, "scalar-rank-diagonal");
+// Per-piece loops up to 2 rooks, 3 bishops, 3 queens (setwise_crossover).
+portable_token!(ScalarRankDiagonal, "scalar-rank-diagonal", loop 2, 3, 3);
 
 impl ScalarRankDiagonal {
     #[inline(always)]
     const fn line(self, line: Line, sq: Square, occupancy: u64) -> u64 {
         match line {
-            Line::Rank => rank_attacks_by_diagonal(occupancy, sq),
-            _ => bswap_line_attacks(occupancy, LINE_MASKS[sq as usize].get(line), sq),
+            Line::Rank => rank_attacks_by_diagonal(sq, occupancy),
+            _ => bswap_line_attacks(sq, occupancy, LINE_MASKS[sq as usize].get(line)),
         }
     }
 }
@@ -111,12 +110,13 @@ impl ScalarRankDiagonal {
 /// HQ with `u64::reverse_bits` on all four lines.
 #[derive(Clone, Copy, Debug)]
 pub struct ScalarReverse(());
-portable_token!(ScalarReverse, "scalar-reverse");
+// The fill beats even one bit-reversal lookup (setwise_crossover).
+portable_token!(ScalarReverse, "scalar-reverse", loop 0, 0, 0);
 
 impl ScalarReverse {
     #[inline(always)]
     const fn line(self, line: Line, sq: Square, occupancy: u64) -> u64 {
-        reverse_line_attacks(occupancy, LINE_MASKS[sq as usize].get(line), sq)
+        reverse_line_attacks(sq, occupancy, LINE_MASKS[sq as usize].get(line))
     }
 }
 
@@ -125,10 +125,10 @@ impl ScalarReverse {
 ///
 /// ```
 /// use hq_core::{Line, Square};
-/// let attacks = hq_scalar::line_attacks(0, Line::Rank, Square::A1);
+/// let attacks = hq_scalar::line_attacks(Line::Rank, Square::A1, 0);
 /// assert_eq!(attacks, 0xFE);
 /// ```
 #[inline]
-pub const fn line_attacks(occupancy: u64, line: Line, sq: Square) -> u64 {
-    reverse_line_attacks(occupancy, LINE_MASKS[sq as usize].get(line), sq)
+pub const fn line_attacks(line: Line, sq: Square, occupancy: u64) -> u64 {
+    reverse_line_attacks(sq, occupancy, LINE_MASKS[sq as usize].get(line))
 }

@@ -7,10 +7,9 @@
 //! # #[derive(Clone, Copy, Debug)] struct MyBackend;
 //! # impl SliderAttacks for MyBackend {
 //! #     const NAME: &'static str = "doc-oracle";
-//! #     const REQUIRED_FEATURES: &'static [&'static str] = &[];
-//! #     fn is_supported() -> bool { true }
+//! #     const LEVEL: hq_core::cpu::Level = hq_core::cpu::Level::Baseline;
 //! #     unsafe fn new_unchecked() -> Self { MyBackend }
-//! #     fn line_attacks(self, l: Line, s: Square, o: Bitboard) -> Bitboard { reference::line_attacks(s, l, o) }
+//! #     fn line_attacks(self, l: Line, s: Square, o: Bitboard) -> Bitboard { reference::line_attacks(l, s, o) }
 //! # }
 //! let report = hq_testkit::check_or_skip::<MyBackend>(hq_testkit::Depth::Quick);
 //! assert!(report.is_some_and(|r| r.total() > 0));
@@ -28,7 +27,8 @@
 //!   bits and every subset of the diagonals with random rook-line bits.
 //! * **Batch** entry points on random occupancies and random square lists of
 //!   every length from 0 to 70 (so SIMD remainders are hit).
-//! * **Set-wise** entry points on random slider sets of several densities.
+//! * **Set-wise** entry points on random slider sets of every size 0..=16 and
+//!   of several densities, and on the board's edges, files and ranks in full.
 //! * **proptest** over random squares and occupancies of several densities.
 //!
 //! It prints the backend's name and the number of cases of each kind.
@@ -186,7 +186,7 @@ pub fn check_lines_exhaustive<B: SliderAttacks>(backend: B) -> Result<u64, Misma
                 result = compare(
                     B::NAME,
                     || format!("line_attacks({line:?}, {sq}, {occ:?})"),
-                    reference::line_attacks(sq, line, occ),
+                    reference::line_attacks(line, sq, occ),
                     backend.line_attacks(line, sq, occ),
                 );
             });
@@ -321,7 +321,6 @@ pub fn check_batches<B: SliderAttacks>(backend: B, rounds: u32) -> Result<u64, M
 
 /// Set-wise entry points against the union of per-piece oracle answers.
 pub fn check_setwise<B: SliderAttacks>(backend: B, rounds: u32) -> Result<u64, Mismatch> {
-    let mut rng = SplitMix64(0x5EED_0004);
     let mut cases = 0;
     type Setwise<B> = fn(B, Bitboard, Bitboard) -> Bitboard;
     type Single = fn(Square, Bitboard) -> Bitboard;
@@ -342,16 +341,38 @@ pub fn check_setwise<B: SliderAttacks>(backend: B, rounds: u32) -> Result<u64, M
             reference::queen_attacks,
         ),
     ];
-    for round in 0..rounds {
-        let occ = random_occupancy(&mut rng);
-        // Slider sets from empty to crowded, inside or outside the occupancy.
-        let sliders = Bitboard(match round % 5 {
-            0 => 0,
-            1 => 1u64 << (rng.next_u64() % 64),
-            2 => rng.next_u64() & rng.next_u64() & rng.next_u64(),
-            3 => rng.next_u64() & occ.0,
-            _ => rng.next_u64(),
-        });
+    // Slider sets: every size 0..=16 at random, then the random shapes of
+    // several densities, then the board's edges and lines in full.
+    let random_sets = (0..rounds).map(|round| {
+        let mut rng2 = SplitMix64(0x5EED_0005 ^ u64::from(round));
+        let occ = random_occupancy(&mut rng2);
+        let sliders = match round % 6 {
+            0 => Bitboard(pick(&mut rng2, !0, round % 17)),
+            1 => Bitboard(1u64 << (rng2.next_u64() % 64)),
+            2 => Bitboard(rng2.next_u64() & rng2.next_u64() & rng2.next_u64()),
+            3 => Bitboard(rng2.next_u64() & occ.0),
+            4 => Bitboard(pick(&mut rng2, occ.0, round % 17)),
+            _ => Bitboard(rng2.next_u64()),
+        };
+        (sliders, occ)
+    });
+    const FILE_A: u64 = 0x0101_0101_0101_0101;
+    const RANK_1: u64 = 0xFF;
+    const EDGES: u64 = FILE_A | FILE_A << 7 | RANK_1 | RANK_1 << 56;
+    let mut shapes = vec![
+        EDGES,
+        !0,
+        FILE_A | FILE_A << 7,
+        RANK_1 | RANK_1 << 56,
+        0x8100_0000_0000_0081,
+    ];
+    shapes.extend((0..8).map(|i| FILE_A << i));
+    shapes.extend((0..8).map(|i| RANK_1 << (8 * i)));
+    let fixed = shapes.into_iter().flat_map(|sliders| {
+        [0, !0, 0x0000_FFFF_FFFF_0000, 0x55AA_55AA_55AA_55AA]
+            .map(|occ| (Bitboard(sliders), Bitboard(occ)))
+    });
+    for (sliders, occ) in random_sets.chain(fixed) {
         for (name, setwise, single) in kinds {
             let all = occ | sliders;
             let expected = sliders
@@ -367,6 +388,20 @@ pub fn check_setwise<B: SliderAttacks>(backend: B, rounds: u32) -> Result<u64, M
         }
     }
     Ok(cases)
+}
+
+/// `n` squares of `from` (fewer if it has fewer), chosen at random.
+fn pick(rng: &mut SplitMix64, from: u64, n: u32) -> u64 {
+    let mut picked = 0u64;
+    let mut left = from;
+    while picked.count_ones() < n && left != 0 {
+        let sq = rng.next_u64() % 64;
+        if left & (1 << sq) != 0 {
+            picked |= 1 << sq;
+            left &= !(1 << sq);
+        }
+    }
+    picked
 }
 
 /// proptest over random squares and occupancies for every single-square entry point.
@@ -411,7 +446,7 @@ pub fn check_random<B: SliderAttacks>(
             for line in Line::ALL {
                 check(
                     line.name(),
-                    reference::line_attacks(sq, line, occ),
+                    reference::line_attacks(line, sq, occ),
                     backend.line_attacks(line, sq, occ),
                 )?;
             }
@@ -441,13 +476,15 @@ pub fn check<B: SliderAttacks>(backend: B, depth: Depth) -> CheckResult {
 /// otherwise prints that `B` was **skipped** and which features are missing,
 /// and returns `None`. Panics with the first mismatch.
 pub fn check_or_skip<B: SliderAttacks>(depth: Depth) -> Option<Report> {
-    let Some(backend) = B::new() else {
-        println!(
-            "hq-testkit: SKIPPED backend {}: needs CPU features [{}], not all present here (not counted as passed)",
-            B::NAME,
-            missing_features_text(B::REQUIRED_FEATURES)
-        );
-        return None;
+    let backend = match B::require() {
+        Ok(backend) => backend,
+        Err(missing) => {
+            println!(
+                "hq-testkit: SKIPPED backend {}: {missing} (not counted as passed)",
+                B::NAME
+            );
+            return None;
+        }
     };
     match check(backend, depth) {
         Ok(report) => {
@@ -455,14 +492,6 @@ pub fn check_or_skip<B: SliderAttacks>(depth: Depth) -> Option<Report> {
             Some(report)
         }
         Err(e) => panic!("{e}"),
-    }
-}
-
-fn missing_features_text(features: &[&str]) -> String {
-    if features.is_empty() {
-        "nothing (yet it reported unsupported)".into()
-    } else {
-        features.join(", ")
     }
 }
 

@@ -2,20 +2,18 @@
 //! are caught by the part of the suite aimed at their fault.
 
 use super::*;
+use hq_core::cpu::Level;
 
 #[derive(Clone, Copy, Debug)]
 struct Oracle;
 impl SliderAttacks for Oracle {
     const NAME: &'static str = "oracle";
-    const REQUIRED_FEATURES: &'static [&'static str] = &[];
-    fn is_supported() -> bool {
-        true
-    }
+    const LEVEL: Level = Level::Baseline;
     unsafe fn new_unchecked() -> Self {
         Oracle
     }
     fn line_attacks(self, line: Line, sq: Square, occ: Bitboard) -> Bitboard {
-        reference::line_attacks(sq, line, occ)
+        reference::line_attacks(line, sq, occ)
     }
 }
 
@@ -26,15 +24,12 @@ impl SliderAttacks for Oracle {
 struct OffByOneCase;
 impl SliderAttacks for OffByOneCase {
     const NAME: &'static str = "wrong-in-one-case";
-    const REQUIRED_FEATURES: &'static [&'static str] = &[];
-    fn is_supported() -> bool {
-        true
-    }
+    const LEVEL: Level = Level::Baseline;
     unsafe fn new_unchecked() -> Self {
         OffByOneCase
     }
     fn line_attacks(self, line: Line, sq: Square, occ: Bitboard) -> Bitboard {
-        let right = reference::line_attacks(sq, line, occ);
+        let right = reference::line_attacks(line, sq, occ);
         let on_line = occ.0 & LINE_MASKS[sq as usize].get(line);
         if sq == Square::H8 && line == Line::Rank && on_line == Square::B8.bit() {
             right | Bitboard::from(Square::A8)
@@ -49,15 +44,12 @@ impl SliderAttacks for OffByOneCase {
 struct LeaksOffLine;
 impl SliderAttacks for LeaksOffLine {
     const NAME: &'static str = "leaks-off-line";
-    const REQUIRED_FEATURES: &'static [&'static str] = &[];
-    fn is_supported() -> bool {
-        true
-    }
+    const LEVEL: Level = Level::Baseline;
     unsafe fn new_unchecked() -> Self {
         LeaksOffLine
     }
     fn line_attacks(self, line: Line, sq: Square, occ: Bitboard) -> Bitboard {
-        let right = reference::line_attacks(sq, line, occ);
+        let right = reference::line_attacks(line, sq, occ);
         // Wrong when g1 is occupied, whatever the line: a classic masking bug.
         if sq == Square::D4 && occ.contains(Square::G1) {
             right ^ Bitboard::from(Square::G1)
@@ -72,15 +64,12 @@ impl SliderAttacks for LeaksOffLine {
 struct BadBatchTail;
 impl SliderAttacks for BadBatchTail {
     const NAME: &'static str = "bad-batch-tail";
-    const REQUIRED_FEATURES: &'static [&'static str] = &[];
-    fn is_supported() -> bool {
-        true
-    }
+    const LEVEL: Level = Level::Baseline;
     unsafe fn new_unchecked() -> Self {
         BadBatchTail
     }
     fn line_attacks(self, line: Line, sq: Square, occ: Bitboard) -> Bitboard {
-        reference::line_attacks(sq, line, occ)
+        reference::line_attacks(line, sq, occ)
     }
     fn queen_attacks_batch(self, squares: &[Square], occ: Bitboard, out: &mut [Bitboard]) {
         for (o, &sq) in out.iter_mut().zip(squares) {
@@ -98,15 +87,12 @@ impl SliderAttacks for BadBatchTail {
 struct SetwiseIgnoresSliders;
 impl SliderAttacks for SetwiseIgnoresSliders {
     const NAME: &'static str = "setwise-ignores-sliders";
-    const REQUIRED_FEATURES: &'static [&'static str] = &[];
-    fn is_supported() -> bool {
-        true
-    }
+    const LEVEL: Level = Level::Baseline;
     unsafe fn new_unchecked() -> Self {
         SetwiseIgnoresSliders
     }
     fn line_attacks(self, line: Line, sq: Square, occ: Bitboard) -> Bitboard {
-        reference::line_attacks(sq, line, occ)
+        reference::line_attacks(line, sq, occ)
     }
     fn rook_attacks_setwise(self, rooks: Bitboard, occ: Bitboard) -> Bitboard {
         let not_h_file = Bitboard(!0x8080_8080_8080_8080);
@@ -122,10 +108,8 @@ impl SliderAttacks for SetwiseIgnoresSliders {
 struct NeverSupported;
 impl SliderAttacks for NeverSupported {
     const NAME: &'static str = "never-supported";
-    const REQUIRED_FEATURES: &'static [&'static str] = &["imaginary-feature"];
-    fn is_supported() -> bool {
-        false
-    }
+    // A level no CPU running these tests has (wasm SIMD on a native target).
+    const LEVEL: Level = Level::Simd128;
     unsafe fn new_unchecked() -> Self {
         NeverSupported
     }
