@@ -147,7 +147,7 @@ mod tests {
         let mut attacks = Bitboard::EMPTY;
         let mut from = sq;
         loop {
-            let ray = reference::ray_attacks(from, dir, Bitboard(occ));
+            let ray = reference::ray_attacks(dir, from, Bitboard(occ));
             attacks |= ray;
             match ray.iter().find(|s| occ & s.bit() != 0) {
                 Some(blocker) if transparent & blocker.bit() != 0 => from = blocker,
@@ -162,7 +162,7 @@ mod tests {
             let sq = Square::new(sq).unwrap();
             for occ in [occ, occ & sparse] {
                 for dir in Direction::ALL {
-                    prop_assert_eq!(ray_attacks(dir, sq, occ), reference::ray_attacks(sq, dir, Bitboard(occ)).0);
+                    prop_assert_eq!(ray_attacks(dir, sq, occ), reference::ray_attacks(dir, sq, Bitboard(occ)).0);
                 }
             }
         }

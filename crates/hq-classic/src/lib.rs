@@ -1,14 +1,13 @@
-//! Robert Hyatt's classical method (1994): ray masks and bit scans, with
-//! incremental attack boards.
+//! Robert Hyatt's classical method (1994): ray masks and bit scans.
 //!
 //! * [`kernels`]: the attacks along a ray are its mask minus the blocker's
 //!   own ray in the same direction; the blocker is found with
 //!   `trailing_zeros` on positive rays and `leading_zeros` on negative ones.
 //!   Plus x-ray attacks through chosen blockers.
 //! * [`Classic`] (`classic`): the backend token. Portable, no CPU feature.
-//! * [`AttackBoards`]: the attack set of every occupied square and the
-//!   attacked-by set of every square, kept up to date through make/unmake
-//!   by the post's four steps, and x-ray (battery) attacks read off them.
+//!
+//! The incrementally maintained attack boards built on these kernels live
+//! with the board, in `hq-moves` (`AttackBoards`).
 //!
 //! ```
 //! use hq_core::{Bitboard, SliderAttacks, Square};
@@ -19,12 +18,11 @@
 //! assert_eq!(attacks.count(), 2 + 2);
 //! ```
 
-pub mod board;
 pub mod kernels;
 
-pub use board::{AttackBoards, piece_attacks};
 pub use kernels::{ray_attacks, xray_attacks, xray_ray_attacks};
 
+use hq_core::cpu::Level;
 use hq_core::{Bitboard, Line, SliderAttacks, Square};
 
 /// The classical backend token, `classic`.
@@ -41,12 +39,7 @@ impl Classic {
 
 impl SliderAttacks for Classic {
     const NAME: &'static str = "classic";
-    const REQUIRED_FEATURES: &'static [&'static str] = &[];
-
-    #[inline]
-    fn is_supported() -> bool {
-        true
-    }
+    const LEVEL: Level = Level::Baseline;
 
     #[inline]
     unsafe fn new_unchecked() -> Self {

@@ -14,62 +14,27 @@
 
 use crate::{InvalidPlanes, Planes, as_bytes, from_valid_bytes};
 use core::arch::x86_64::*;
+use hq_core::cpu::{Level, MissingFeatures};
 use hq_core::piece::Piece;
 
 /// Proof that the CPU has AVX-512 F, BW, VBMI and GFNI, for the transposition.
 #[derive(Clone, Copy, Debug)]
 pub struct MailboxAvx512(());
 
-/// The error of [`MailboxAvx512::require`]: the features this CPU lacks.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MissingFeatures(pub Vec<&'static str>);
-
-impl core::fmt::Display for MissingFeatures {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(
-            f,
-            "the AVX-512 mailbox transposition needs [{}]; this CPU lacks [{}]",
-            MailboxAvx512::REQUIRED_FEATURES.join(", "),
-            self.0.join(", ")
-        )
-    }
-}
-
-impl std::error::Error for MissingFeatures {}
-
-fn has(feature: &str) -> bool {
-    match feature {
-        "avx512f" => std::is_x86_feature_detected!("avx512f"),
-        "avx512bw" => std::is_x86_feature_detected!("avx512bw"),
-        "avx512vbmi" => std::is_x86_feature_detected!("avx512vbmi"),
-        "gfni" => std::is_x86_feature_detected!("gfni"),
-        _ => false,
-    }
-}
-
 impl MailboxAvx512 {
-    /// The features used, spelled as `is_x86_feature_detected!` spells them.
-    pub const REQUIRED_FEATURES: &'static [&'static str] =
-        &["avx512f", "avx512bw", "avx512vbmi", "gfni"];
+    /// The instruction set the transposition is compiled for (AVX-512 F, BW,
+    /// VBMI and GFNI are in it).
+    pub const LEVEL: Level = Level::X86V4;
 
-    /// The token, if the CPU has every feature.
+    /// The token, if the CPU has [`Self::LEVEL`].
     #[inline]
     pub fn new() -> Option<Self> {
         Self::require().ok()
     }
 
-    /// The token, or the list of missing features.
+    /// The token, or what this CPU lacks.
     pub fn require() -> Result<Self, MissingFeatures> {
-        let missing: Vec<_> = Self::REQUIRED_FEATURES
-            .iter()
-            .copied()
-            .filter(|f| !has(f))
-            .collect();
-        if missing.is_empty() {
-            Ok(MailboxAvx512(()))
-        } else {
-            Err(MissingFeatures(missing))
-        }
+        MissingFeatures::check("mailbox-avx512", Self::LEVEL).map(|()| MailboxAvx512(()))
     }
 
     /// Mailbox to planes.

@@ -4,8 +4,9 @@
 //! `cargo bench -p hq-classic --bench classic -- --warm-up-time 1 --measurement-time 2`
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use hq_classic::{AttackBoards, Classic};
+use hq_classic::Classic;
 use hq_core::{Bitboard, SliderAttacks, Square};
+use hq_moves::AttackBoards;
 use hq_moves::playout::{Rng, random_game};
 use hq_moves::{Move, Position};
 use hq_scalar::{ScalarRankTable, ScalarReverse};

@@ -9,8 +9,9 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use hq_core::{Bitboard, SliderAttacks, Square};
 use hq_moves::Position;
 use hq_moves::playout::{Rng, random_game};
+use hq_moves::{AttackReuse, ReverseBoard, SliderKind};
 use hq_reverse::kernels::{bishop_attacks_split, rook_attacks_split};
-use hq_reverse::{AttackReuse, ReverseBitboards, ReverseBoard, SliderKind, swar_reverse};
+use hq_reverse::{ReverseBitboards, swar_reverse};
 use hq_scalar::{ScalarRankDiagonal, ScalarRankTable, ScalarReverse};
 use std::hint::black_box;
 

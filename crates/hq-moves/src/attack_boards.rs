@@ -30,13 +30,13 @@
 //! Unmake is the same procedure on the same squares after the mailbox is
 //! taken back: the update depends only on the old and new contents.
 
-use crate::kernels::{
+use crate::{Move, MoveError, Position, Undo};
+use hq_classic::kernels::{
     BISHOP_DIRECTIONS, ROOK_DIRECTIONS, bishop_attacks, direction_between, ray_attacks,
     rook_attacks,
 };
 use hq_core::piece::{Color, Piece, PieceKind};
 use hq_core::{Bitboard, Direction, RAY_MASKS, Square};
-use hq_moves::{Move, MoveError, Position, Undo};
 
 pub use hq_core::leapers::{KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS};
 
@@ -89,7 +89,7 @@ const fn slides_along(piece: Piece, dir: Direction) -> bool {
 /// ```
 /// use hq_core::Square;
 /// use hq_moves::{Move, MoveKind, Position};
-/// use hq_classic::AttackBoards;
+/// use hq_moves::AttackBoards;
 ///
 /// let mut board = AttackBoards::new(Position::start());
 /// let mv = Move::new(Square::E2, Square::E4, MoveKind::DoublePush);

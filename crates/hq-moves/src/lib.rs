@@ -23,10 +23,17 @@
 //! so that two board crates can be driven through the *same* long move
 //! sequences and checked against recomputation from scratch.
 
+pub mod attack_boards;
 mod movegen;
 mod moves;
 pub mod playout;
 mod position;
+pub mod reuse;
+pub mod reverse_board;
+
+pub use attack_boards::{AttackBoards, piece_attacks};
+pub use reuse::{AttackReuse, ReuseStats};
+pub use reverse_board::{ReverseBoard, SliderKind};
 
 pub use moves::{Move, MoveKind};
 pub use position::{CastlingRights, FenError, MoveError, Position, START_FEN, Undo};

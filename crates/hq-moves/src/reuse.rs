@@ -24,12 +24,12 @@
 //! [`reuse_on_pseudo_legal_tree`] for a perft-like depth-first walk over
 //! *pseudo-legal* moves (the stand-in until a legal perft exists).
 
-use crate::kernels::{bishop_attacks_split, join, reverse, rook_attacks_split};
+use crate::Position;
+use crate::playout::random_game;
 use crate::{ReverseBoard, SliderKind};
 use hq_core::piece::Color;
 use hq_core::{Bitboard, Square};
-use hq_moves::Position;
-use hq_moves::playout::random_game;
+use hq_reverse::kernels::{bishop_attacks_split, join, reverse, rook_attacks_split};
 
 /// One stored attack set.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]

@@ -1,12 +1,12 @@
 //! [`ReverseBoard`]: forward and reversed occupancy and slider sets, kept
 //! up to date through make/unmake.
 
-use crate::kernels::{
-    bishop_attacks_split, computed_line_masks, join, positive_attacks, rook_attacks_split,
-};
+use crate::{Move, MoveError, MoveKind, Position, Undo};
 use hq_core::Square;
 use hq_core::piece::{Color, Piece, PieceKind};
-use hq_moves::{Move, MoveError, MoveKind, Position, Undo};
+use hq_reverse::kernels::{
+    bishop_attacks_split, computed_line_masks, join, positive_attacks, rook_attacks_split,
+};
 
 /// The two kinds of slider set the seed keeps per colour.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -29,7 +29,7 @@ pub enum SliderKind {
 /// ```
 /// use hq_core::Square;
 /// use hq_moves::{Move, MoveKind, Position};
-/// use hq_reverse::ReverseBoard;
+/// use hq_moves::ReverseBoard;
 ///
 /// let mut board = ReverseBoard::new(Position::start());
 /// let mv = Move::new(Square::E2, Square::E4, MoveKind::DoublePush);
@@ -241,7 +241,7 @@ impl ReverseBoard {
     pub fn queen_attacks(&self, sq: Square) -> u64 {
         let (rf, rr) = rook_attacks_split(self.occupied, self.occupied_reversed, sq);
         let (bf, br) = bishop_attacks_split(self.occupied, self.occupied_reversed, sq);
-        rf | bf | crate::reverse(rr | br)
+        rf | bf | hq_reverse::reverse(rr | br)
     }
 
     /// Whether an enemy rook, bishop or queen attacks `color`'s king.

@@ -2,9 +2,9 @@
 //! oracle after every move of long random games, unmake restoring every
 //! field, and x-ray attacks against an oracle.
 
-use hq_classic::AttackBoards;
 use hq_core::piece::{Color, Piece, PieceKind};
 use hq_core::{Bitboard, Direction, Square, reference};
+use hq_moves::AttackBoards;
 use hq_moves::playout::{KindCounts, Rng, choose_move};
 use hq_moves::{Move, MoveKind, Position, Undo};
 use proptest::prelude::*;
@@ -83,7 +83,7 @@ fn oracle_xray(position: &Position, sq: Square) -> u64 {
         }
         let mut from = sq;
         loop {
-            let ray = reference::ray_attacks(from, dir, occ);
+            let ray = reference::ray_attacks(dir, from, occ);
             total |= ray.0;
             match ray.iter().find(|&s| occ.contains(s)) {
                 Some(b)

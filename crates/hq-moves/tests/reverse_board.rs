@@ -5,8 +5,8 @@
 use hq_core::piece::{Color, PieceKind};
 use hq_core::{Bitboard, Square, reference};
 use hq_moves::playout::{KindCounts, Rng, choose_move};
+use hq_moves::{AttackReuse, ReverseBoard, SliderKind};
 use hq_moves::{Move, Position, Undo};
-use hq_reverse::{AttackReuse, ReverseBoard, SliderKind};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 
@@ -137,7 +137,7 @@ fn a_bad_move_is_an_error_and_changes_nothing() {
 fn reused_attack_sets_are_always_right() {
     let mut rng = Rng(0x00A7_7AC4);
     let mut buffer = Vec::new();
-    let mut total = hq_reverse::ReuseStats::default();
+    let mut total = hq_moves::ReuseStats::default();
     for _ in 0..20 {
         let mut position = Position::start();
         let mut reuse = AttackReuse::new();
@@ -168,7 +168,7 @@ fn reuse_hit_rate_on_random_games() {
         ("the start position", Position::start()),
         ("Kiwipete", Position::from_fen(KIWIPETE).unwrap()),
     ] {
-        let stats = hq_reverse::reuse::reuse_on_random_games(&start, 1, 100, 200);
+        let stats = hq_moves::reuse::reuse_on_random_games(&start, 1, 100, 200);
         println!(
             "attack reuse on 100 random pseudo-legal games of 200 plies from {name}: \
              {} of {} lookups reused, hit rate {:.1} %",
@@ -189,7 +189,7 @@ fn reuse_hit_rate_on_a_depth_first_walk() {
         ("the start position", Position::start(), 4),
         ("Kiwipete", Position::from_fen(KIWIPETE).unwrap(), 3),
     ] {
-        let stats = hq_reverse::reuse::reuse_on_pseudo_legal_tree(&start, depth);
+        let stats = hq_moves::reuse::reuse_on_pseudo_legal_tree(&start, depth);
         println!(
             "attack reuse on the depth-first walk of all pseudo-legal lines of {depth} plies from {name}: \
              {} of {} lookups reused, hit rate {:.1} %",

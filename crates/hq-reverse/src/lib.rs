@@ -8,12 +8,10 @@
 //! * [`ReverseBitboards`] (`reverse-bitboards`): the backend token. It is
 //!   given only the forward occupancy, so it reverses it once per call, then
 //!   pays one more reversal per piece for the result. Portable, no CPU feature.
-//! * [`ReverseBoard`]: a board that *maintains* the reversed occupancy and the
-//!   reversed slider sets through make/unmake, which is the method's point:
-//!   attacks then need no reversal of the occupancy, and
-//!   [`ReverseBoard::in_slider_check`] needs neither a reversal nor a table.
-//! * [`AttackReuse`]: keeps computed attack sets and reuses one while no
-//!   square on it changed occupancy, counting hits.
+//!
+//! The board that *maintains* the reversed occupancy through make/unmake
+//! (the method's point), the table-free slider check on it and attack-set
+//! reuse live with the board, in `hq-moves`.
 //!
 //! ```
 //! use hq_core::{Bitboard, SliderAttacks, Square};
@@ -24,14 +22,11 @@
 //! assert_eq!(attacks.count(), 7 + 3);
 //! ```
 
-pub mod board;
 pub mod kernels;
-pub mod reuse;
 
-pub use board::{ReverseBoard, SliderKind};
 pub use kernels::{reverse, swar_reverse};
-pub use reuse::{AttackReuse, ReuseStats};
 
+use hq_core::cpu::Level;
 use hq_core::{Bitboard, Line, SliderAttacks, Square};
 use kernels::{bishop_attacks_split, join, line_attacks_split, rook_attacks_split};
 
@@ -49,12 +44,7 @@ impl ReverseBitboards {
 
 impl SliderAttacks for ReverseBitboards {
     const NAME: &'static str = "reverse-bitboards";
-    const REQUIRED_FEATURES: &'static [&'static str] = &[];
-
-    #[inline]
-    fn is_supported() -> bool {
-        true
-    }
+    const LEVEL: Level = Level::Baseline;
 
     #[inline]
     unsafe fn new_unchecked() -> Self {

@@ -14,29 +14,27 @@
 //! only under the Bochs emulator (tigerlake model), never on real hardware.
 
 use core::arch::x86_64::*;
+use hq_core::cpu::{Level, MissingFeatures};
 
 /// Proof that this CPU has AVX-512 F, BW, VBMI and GFNI, for [`vpperm_x4`].
 #[derive(Clone, Copy, Debug)]
 pub struct Avx512Vpperm(());
 
 impl Avx512Vpperm {
-    /// The CPU features used, spelled as `is_x86_feature_detected!` spells them.
-    pub const REQUIRED_FEATURES: &'static [&'static str] =
-        &["avx512f", "avx512bw", "avx512vbmi", "gfni"];
+    /// The instruction set the kernel is compiled for (AVX-512 F/BW/VBMI and
+    /// GFNI are in it).
+    pub const LEVEL: Level = Level::X86V4;
 
-    /// Whether this CPU has every feature in [`Self::REQUIRED_FEATURES`].
-    #[inline]
-    pub fn is_supported() -> bool {
-        std::is_x86_feature_detected!("avx512f")
-            && std::is_x86_feature_detected!("avx512bw")
-            && std::is_x86_feature_detected!("avx512vbmi")
-            && std::is_x86_feature_detected!("gfni")
-    }
-
-    /// The token, if the CPU has the features.
+    /// The token, if the CPU has [`Self::LEVEL`].
     #[inline]
     pub fn new() -> Option<Self> {
-        Self::is_supported().then_some(Avx512Vpperm(()))
+        Self::require().ok()
+    }
+
+    /// The token, or what this CPU lacks.
+    #[inline]
+    pub fn require() -> Result<Self, MissingFeatures> {
+        MissingFeatures::check("vpperm-avx512", Self::LEVEL).map(|()| Avx512Vpperm(()))
     }
 
     /// Four VPPERMs at once on zmm values (lane `L` from lanes `L`).

@@ -22,6 +22,7 @@
 //! pass the shared suite; neither was checked on a real XOP CPU.
 
 use crate::model;
+use hq_core::cpu::Level;
 use hq_core::{Bitboard, LINE_MASKS, Line, SliderAttacks, Square};
 
 /// `{m(sq), m(63 - sq)}` for one line of one square.
@@ -105,19 +106,36 @@ const QUEEN: [usize; 4] = [RANK, FILE, DIAGONAL, ANTI_DIAGONAL];
 pub struct XopModel(());
 
 /// HQ with VPPERM, the VPPERMs computed by the SSSE3 version
-/// ([`crate::ssse3::vpperm`]): needs SSSE3 (`xop-ssse3`).
-#[cfg(target_arch = "x86_64")]
+/// (`ssse3::vpperm`): needs x86-64-v2 (`xop-ssse3`). Off x86-64 the token
+/// is never supported; its methods there are the model's, so that the name
+/// exists everywhere.
 #[derive(Clone, Copy, Debug)]
 pub struct XopSsse3(());
 
-impl SliderAttacks for XopModel {
-    const NAME: &'static str = "xop-model";
-    const REQUIRED_FEATURES: &'static [&'static str] = &[];
+#[cfg(not(target_arch = "x86_64"))]
+impl SliderAttacks for XopSsse3 {
+    const NAME: &'static str = "xop-ssse3";
+    const LEVEL: Level = Level::X86V2;
 
     #[inline]
-    fn is_supported() -> bool {
-        true
+    unsafe fn new_unchecked() -> Self {
+        XopSsse3(())
     }
+
+    #[inline]
+    fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
+        Bitboard(pair_hq(
+            model::vpperm_u128,
+            &[line_index(line)],
+            sq,
+            occupancy.0,
+        ))
+    }
+}
+
+impl SliderAttacks for XopModel {
+    const NAME: &'static str = "xop-model";
+    const LEVEL: Level = Level::Baseline;
 
     #[inline]
     unsafe fn new_unchecked() -> Self {
@@ -175,12 +193,7 @@ mod ssse3_kernels {
 #[cfg(target_arch = "x86_64")]
 impl SliderAttacks for XopSsse3 {
     const NAME: &'static str = "xop-ssse3";
-    const REQUIRED_FEATURES: &'static [&'static str] = &["ssse3"];
-
-    #[inline]
-    fn is_supported() -> bool {
-        std::is_x86_feature_detected!("ssse3")
-    }
+    const LEVEL: Level = Level::X86V2;
 
     #[inline]
     unsafe fn new_unchecked() -> Self {

@@ -36,6 +36,4 @@ pub mod model;
 #[cfg(target_arch = "x86_64")]
 pub mod ssse3;
 
-pub use backend::XopModel;
-#[cfg(target_arch = "x86_64")]
-pub use backend::XopSsse3;
+pub use backend::{XopModel, XopSsse3};

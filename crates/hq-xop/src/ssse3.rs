@@ -4,26 +4,33 @@
 //! since 2006.
 
 use core::arch::x86_64::*;
+use hq_core::cpu::{Level, MissingFeatures};
 
 /// Proof that this CPU has SSSE3, for the [`vpperm`] of this module.
 #[derive(Clone, Copy, Debug)]
 pub struct Ssse3Vpperm(());
 
 impl Ssse3Vpperm {
-    /// The CPU features used, spelled as `is_x86_feature_detected!` spells them.
-    pub const REQUIRED_FEATURES: &'static [&'static str] = &["ssse3"];
+    /// The instruction set the kernel is compiled for (SSSE3 is in it).
+    pub const LEVEL: Level = Level::X86V2;
 
-    /// The token, if the CPU has SSSE3.
+    /// The token, if the CPU has [`Self::LEVEL`].
     #[inline]
     pub fn new() -> Option<Self> {
-        std::is_x86_feature_detected!("ssse3").then_some(Ssse3Vpperm(()))
+        Self::require().ok()
+    }
+
+    /// The token, or what this CPU lacks.
+    #[inline]
+    pub fn require() -> Result<Self, MissingFeatures> {
+        MissingFeatures::check("vpperm-ssse3", Self::LEVEL).map(|()| Ssse3Vpperm(()))
     }
 
     /// The token without a check.
     ///
     /// # Safety
     ///
-    /// The CPU must have SSSE3.
+    /// The CPU must have every feature of [`Self::LEVEL`].
     #[inline]
     pub const unsafe fn new_unchecked() -> Self {
         Ssse3Vpperm(())
