@@ -1,207 +1,527 @@
-//! Choosing the backend behind the free functions — in one place.
+//! The choice made, and the free functions' path to it — in one place.
 //!
-//! Three modes, decided at compile time with `cfg`:
+//! * **Run-time dispatch** (no `force-*` feature): one atomic pointer per
+//!   entry-point group (single lookups, batches, set-wise) to a static table
+//!   of function pointers (memchr's "ifunc" pattern). Each starts at a table
+//!   whose entries decide ([`decide`]), install the three chosen tables and
+//!   forward; every later call is one atomic load and one indirect call. The
+//!   table entries run the kernels compiled for their backend's level.
+//! * **Forced** (`force-*` features, additive): the free functions call the
+//!   forced tokens directly (inlined); the winner of each entry point is
+//!   decided once and kept in an atomic index, so a build with one forced
+//!   backend pays one relaxed load and a predicted branch per call.
 //!
-//! 1. **Forced** (`force-<name>` Cargo feature): that token, statically,
-//!    fully inlined. Its CPU support is checked once, at the first call
-//!    (one relaxed load and a predictable branch after that), so a forced
-//!    backend the CPU lacks stops with a clear message, never SIGILL.
-//! 2. **Static**: when the target features of the preferred SIMD backend are
-//!    enabled at compile time (`-C target-cpu=native`), that token, with no
-//!    check and no indirection: the binary already requires those features.
-//! 3. **Run-time dispatch** otherwise: an atomic pointer to a table of
-//!    function pointers (memchr's "ifunc" pattern). It starts at a table
-//!    whose entries detect the CPU (and read `HQ_BACKEND`), install the
-//!    chosen table and forward; every later call is one atomic load and one
-//!    indirect call. Racing first calls all install the same table.
-//!
-//! The hot path never detects features: code that wants no indirection at
-//! all runs its whole loop under [`crate::with_active_backend`].
+//! The soundness argument is the same for both: a table, or a winner index,
+//! is only ever installed for a backend [`Backend::check_supported`] accepted.
 
-use crate::backend::{Backend, BackendError};
+use crate::choice::{self, Choice, ClassChoice};
+use crate::{Backend, BackendError, WithBackend, registry};
+use hq_core::cpu::compiled_fn;
 use hq_core::{Bitboard, Line, SliderAttacks, Square};
+use std::fmt;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
 
-/// Function pointers for one backend.
-pub(crate) struct Table {
-    pub backend: Option<Backend>,
-    pub line: fn(Line, Square, Bitboard) -> Bitboard,
-    pub rook: fn(Square, Bitboard) -> Bitboard,
-    pub bishop: fn(Square, Bitboard) -> Bitboard,
-    pub queen: fn(Square, Bitboard) -> Bitboard,
-    pub rook_batch: fn(&[Square], Bitboard, &mut [Bitboard]),
-    pub bishop_batch: fn(&[Square], Bitboard, &mut [Bitboard]),
-    pub queen_batch: fn(&[Square], Bitboard, &mut [Bitboard]),
-    pub rook_setwise: fn(Bitboard, Bitboard) -> Bitboard,
-    pub bishop_setwise: fn(Bitboard, Bitboard) -> Bitboard,
-    pub queen_setwise: fn(Bitboard, Bitboard) -> Bitboard,
+/// How this build chooses.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Mode {
+    /// Detected at the first call (or `HQ_BACKEND`, or [`crate::set_backend`]).
+    RunTime,
+    /// Restricted to the backends of the enabled `force-*` features.
+    Forced,
 }
 
-/// The token of `B`, for table entries.
-#[inline(always)]
-fn token<B: SliderAttacks>() -> B {
-    // SAFETY: a `Table` of `B` is only reachable through `table_of`, which is
-    // only called with a backend whose `is_supported()` returned true.
-    unsafe { B::new_unchecked() }
+/// Why the choice is what it is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Source {
+    /// The CPU class's measured (or inferred) choice.
+    Class,
+    /// `HQ_BACKEND` named the backend.
+    Environment,
+    /// [`crate::set_backend`] installed it.
+    SetBackend,
 }
 
-/// Batch loops compiled for several x86 feature levels and picked at run
-/// time (multiversion), so the portable backends' loops get AVX2/BMI2 code
-/// generation where the CPU has it. SIMD backends override the batch
-/// methods with their own kernels, which these clones simply call.
-mod batch {
-    use super::*;
-    use multiversion::multiversion;
-
-    #[multiversion(targets("x86_64+avx2+bmi1+bmi2+lzcnt+popcnt", "x86_64+sse4.2+popcnt"))]
-    pub(super) fn rook<B: SliderAttacks>(squares: &[Square], occ: Bitboard, out: &mut [Bitboard]) {
-        super::token::<B>().rook_attacks_batch(squares, occ, out)
-    }
-
-    #[multiversion(targets("x86_64+avx2+bmi1+bmi2+lzcnt+popcnt", "x86_64+sse4.2+popcnt"))]
-    pub(super) fn bishop<B: SliderAttacks>(
-        squares: &[Square],
-        occ: Bitboard,
-        out: &mut [Bitboard],
-    ) {
-        super::token::<B>().bishop_attacks_batch(squares, occ, out)
-    }
-
-    #[multiversion(targets("x86_64+avx2+bmi1+bmi2+lzcnt+popcnt", "x86_64+sse4.2+popcnt"))]
-    pub(super) fn queen<B: SliderAttacks>(squares: &[Square], occ: Bitboard, out: &mut [Bitboard]) {
-        super::token::<B>().queen_attacks_batch(squares, occ, out)
-    }
+/// The choice in force, and why: what [`crate::selection`] explains.
+#[derive(Clone, Debug)]
+pub struct Selection {
+    /// Run-time dispatch or forced.
+    pub mode: Mode,
+    /// The backend of each entry point.
+    pub choice: Choice,
+    /// The class this CPU belongs to, and what the class would choose.
+    pub class: &'static ClassChoice,
+    /// What decided.
+    pub source: Source,
+    /// Forced backends that lost, and why (empty unless forced).
+    pub notes: Vec<String>,
 }
 
-/// The table of `B`. Callers must have checked `B::is_supported()`.
-fn table_for<B: SliderAttacks>(backend: Backend) -> &'static Table {
-    macro_rules! tables {
-        ($($b:ident),*) => {
-            match backend {
-                $(Backend::$b => const {
-                    &Table {
-                        backend: Some(Backend::$b),
-                        line: |l, s, o| token::<B>().line_attacks(l, s, o),
-                        rook: |s, o| token::<B>().rook_attacks(s, o),
-                        bishop: |s, o| token::<B>().bishop_attacks(s, o),
-                        queen: |s, o| token::<B>().queen_attacks(s, o),
-                        rook_batch: batch::rook::<B>,
-                        bishop_batch: batch::bishop::<B>,
-                        queen_batch: batch::queen::<B>,
-                        rook_setwise: |r, o| token::<B>().rook_attacks_setwise(r, o),
-                        bishop_setwise: |b, o| token::<B>().bishop_attacks_setwise(b, o),
-                        queen_setwise: |q, o| token::<B>().queen_attacks_setwise(q, o),
-                    }
-                },)*
-                #[allow(unreachable_patterns)]
-                _ => unreachable!(),
+impl fmt::Display for Selection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let c = self.choice;
+        writeln!(
+            f,
+            "single lookups: {}, batches: {}, set-wise: {}",
+            c.single, c.batch, c.setwise
+        )?;
+        writeln!(
+            f,
+            "CPU class: {} ({}); its choice: {}/{}/{} ({})",
+            self.class.name,
+            self.class.description,
+            self.class.choice.single,
+            self.class.choice.batch,
+            self.class.choice.setwise,
+            self.class.evidence
+        )?;
+        match (self.mode, self.source) {
+            (Mode::Forced, _) => {
+                let forced: Vec<String> = Backend::forced()
+                    .map(|b| b.force_feature().to_owned())
+                    .collect();
+                write!(
+                    f,
+                    "forced by Cargo features {}: each entry point takes the class's choice if it \
+                     is forced and runs here, else the first forced backend that runs here",
+                    forced.join(", ")
+                )?;
             }
-        };
+            (Mode::RunTime, Source::Class) => write!(f, "run-time dispatch: the class's choice")?,
+            (Mode::RunTime, Source::Environment) => {
+                write!(f, "run-time dispatch overridden by {}", crate::ENV_VAR)?
+            }
+            (Mode::RunTime, Source::SetBackend) => write!(f, "set by hq::set_backend")?,
+        }
+        for note in &self.notes {
+            write!(f, "\n{note}")?;
+        }
+        Ok(())
     }
-    // The variant only fills the table's `backend` field; one arm per variant
-    // keeps the const blocks free of run-time values.
-    macro_rules! all_variants {
-        ($(($variant:ident, $token:path, $feature:literal)),* $(,)?) => { tables!($($variant),*) };
-    }
-    crate::registry::for_each_backend!(all_variants)
 }
 
-/// The table of a supported backend.
-pub(crate) fn table_of(backend: Backend) -> &'static Table {
-    debug_assert!(backend.is_supported());
-    macro_rules! pick {
-        ($(($variant:ident, $token:path, $feature:literal)),* $(,)?) => {
-            match backend { $(Backend::$variant => table_for::<$token>(backend),)* }
-        };
+/// Whether this build forces backends.
+pub(crate) const FORCED: bool = {
+    let mut i = 0;
+    let mut any = false;
+    while i < Backend::ALL.len() {
+        any |= Backend::ALL[i].is_forced();
+        i += 1;
     }
-    crate::registry::for_each_backend!(pick)
+    any
+};
+
+/// The selection, once decided (cold paths only).
+static SELECTION: Mutex<Option<Selection>> = Mutex::new(None);
+
+/// Decides the selection for this CPU and build (no side effect).
+pub(crate) fn decide() -> Result<Selection, BackendError> {
+    let class = choice::this_cpu();
+    let from_env = Backend::from_env();
+    if !FORCED {
+        return Ok(match from_env? {
+            Some(backend) => Selection {
+                mode: Mode::RunTime,
+                choice: Choice::all(backend),
+                class,
+                source: Source::Environment,
+                notes: Vec::new(),
+            },
+            None => Selection {
+                mode: Mode::RunTime,
+                choice: class.choice,
+                class,
+                source: Source::Class,
+                notes: Vec::new(),
+            },
+        });
+    }
+    // Forced: only the forced backends this CPU runs may serve.
+    let mut runs = Vec::new();
+    let mut notes = Vec::new();
+    let mut missing = Vec::new();
+    for backend in Backend::forced() {
+        match backend.check_supported() {
+            Ok(_) => runs.push(backend),
+            Err(BackendError::Unsupported(m)) => {
+                notes.push(format!("{} ignored: {m}", backend.force_feature()));
+                missing.push(m);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    if runs.is_empty() {
+        return Err(BackendError::NoForcedBackendRuns { missing });
+    }
+    let (choice, source) = match from_env? {
+        Some(b) if runs.contains(&b) => (Choice::all(b), Source::Environment),
+        Some(b) => return Err(BackendError::NotForced { requested: b }),
+        None => {
+            let pick = |wanted: Backend| {
+                if runs.contains(&wanted) {
+                    wanted
+                } else {
+                    runs[0]
+                }
+            };
+            let c = class.choice;
+            (
+                Choice {
+                    single: pick(c.single),
+                    batch: pick(c.batch),
+                    setwise: pick(c.setwise),
+                },
+                Source::Class,
+            )
+        }
+    };
+    for &b in &runs {
+        if ![choice.single, choice.batch, choice.setwise].contains(&b) {
+            notes.push(format!(
+                "{} ignored: another forced backend serves every entry point here",
+                b.force_feature()
+            ));
+        }
+    }
+    Ok(Selection {
+        mode: Mode::Forced,
+        choice,
+        class,
+        source,
+        notes,
+    })
 }
 
-/// The backend the run-time dispatcher should use: `HQ_BACKEND` if set, else detection.
-pub(crate) fn choose_at_run_time() -> Result<Backend, BackendError> {
-    Ok(Backend::from_env()?.unwrap_or_else(Backend::detected))
+/// The selection, deciding and installing it on first use.
+pub(crate) fn selection() -> Result<Selection, BackendError> {
+    let mut slot = SELECTION.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(s) = &*slot {
+        return Ok(s.clone());
+    }
+    let s = decide()?;
+    install(s.choice);
+    *slot = Some(s.clone());
+    Ok(s)
+}
+
+/// Installs `backend` for every entry point (checked), recording why.
+pub(crate) fn set(backend: Backend) -> Result<(), BackendError> {
+    backend.check_supported()?;
+    if FORCED && !backend.is_forced() {
+        return Err(BackendError::NotForced { requested: backend });
+    }
+    let mut slot = SELECTION.lock().unwrap_or_else(|e| e.into_inner());
+    let mut s = match slot.take() {
+        Some(s) => s,
+        None => decide()?,
+    };
+    s.choice = Choice::all(backend);
+    s.source = Source::SetBackend;
+    install(s.choice);
+    *slot = Some(s);
+    Ok(())
+}
+
+/// Points the free functions at `choice`, whose backends were all checked.
+fn install(choice: Choice) {
+    if FORCED {
+        for (slot, backend) in [
+            (&FORCED_SINGLE, choice.single),
+            (&FORCED_BATCH, choice.batch),
+            (&FORCED_SETWISE, choice.setwise),
+        ] {
+            slot.store(index_of(backend), Ordering::Release);
+        }
+    } else {
+        let (singles, _, _) = registry::tables(choice.single);
+        let (_, batches, _) = registry::tables(choice.batch);
+        let (_, _, setwise) = registry::tables(choice.setwise);
+        SINGLES.store(ptr(singles), Ordering::Release);
+        BATCHES.store(ptr(batches), Ordering::Release);
+        SETWISE.store(ptr(setwise), Ordering::Release);
+    }
+}
+
+fn ptr<T>(table: &'static T) -> *mut T {
+    (table as *const T).cast_mut()
+}
+
+/// The first call: decide, install, or stop with the error (the free
+/// functions cannot return one; [`crate::init`] can).
+#[cold]
+#[inline(never)]
+fn first_call() {
+    if let Err(e) = selection() {
+        panic!("hq: {e}");
+    }
 }
 
 // ---------------------------------------------------------------------------
-// The three modes.
+// Run-time dispatch tables.
 
-macro_rules! count_forced {
-    ($(($variant:ident, $token:path, $feature:literal)),* $(,)?) => {
-        0 $(+ cfg!(feature = $feature) as usize)*
-    };
-}
-const FORCED_COUNT: usize = crate::registry::for_each_backend!(count_forced);
-#[allow(clippy::absurd_extreme_comparisons)]
-const _: () = assert!(
-    FORCED_COUNT <= 1,
-    "hq: the force-* features are mutually exclusive: enable at most one force-<backend> feature"
-);
-
-/// Defines `selected()`, the statically chosen token, for modes 1 and 2.
-#[allow(unused_macros)]
-macro_rules! static_mode {
-    ($token:ty, $variant:ident, checked) => {
-        pub(crate) type Selected = $token;
-        pub(crate) const STATIC_BATCH_BACKEND: Option<Backend> = None;
-        pub(crate) const STATIC_BACKEND: Option<Backend> = Some(Backend::$variant);
-
-        static CHECKED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-        #[cold]
-        #[inline(never)]
-        fn check_forced() {
-            if let Err(e) = check_static(Backend::$variant) {
-                panic!("hq: {e}");
-            }
-            CHECKED.store(true, std::sync::atomic::Ordering::Relaxed);
-        }
-
-        #[inline(always)]
-        pub(crate) fn selected() -> Selected {
-            if !CHECKED.load(std::sync::atomic::Ordering::Relaxed) {
-                check_forced();
-            }
-            // SAFETY: `check_forced` returned, so the CPU supports the backend.
-            unsafe { <$token as SliderAttacks>::new_unchecked() }
-        }
-    };
-    ($token:ty, $variant:ident, compile_time) => {
-        pub(crate) type Selected = $token;
-        pub(crate) const STATIC_BACKEND: Option<Backend> = Some(Backend::$variant);
-
-        #[inline(always)]
-        pub(crate) fn selected() -> Selected {
-            // SAFETY: this mode is compiled only when every feature the token
-            // needs is enabled at compile time, so the binary as a whole
-            // already requires them.
-            unsafe { <$token as SliderAttacks>::new_unchecked() }
-        }
-    };
+/// The single-lookup entry points of one backend.
+pub(crate) struct Singles {
+    pub line: unsafe fn(Line, (Square, Bitboard)) -> Bitboard,
+    pub rook: unsafe fn(Square, Bitboard) -> Bitboard,
+    pub bishop: unsafe fn(Square, Bitboard) -> Bitboard,
+    pub queen: unsafe fn(Square, Bitboard) -> Bitboard,
 }
 
-/// Single-square lookups and set-wise calls from `S`, batches from `B`: the
-/// static choice of builds with AVX2 (or AVX-512) enabled at compile time.
+/// The batch entry points of one backend.
+pub(crate) struct Batches {
+    pub rook: unsafe fn(&[Square], Bitboard, &mut [Bitboard]),
+    pub bishop: unsafe fn(&[Square], Bitboard, &mut [Bitboard]),
+    pub queen: unsafe fn(&[Square], Bitboard, &mut [Bitboard]),
+}
+
+/// The set-wise entry points of one backend.
+pub(crate) struct Setwise {
+    pub rook: unsafe fn(Bitboard, Bitboard) -> Bitboard,
+    pub bishop: unsafe fn(Bitboard, Bitboard) -> Bitboard,
+    pub queen: unsafe fn(Bitboard, Bitboard) -> Bitboard,
+}
+
+/// Runs `f` on `B`'s token, compiled for `B`'s level.
 ///
-/// Measured with `cargo xtask bench-matrix` (README): once inlined into code
-/// compiled for AVX2, the scalar `scalar-rank-table` kernel matches the SIMD
-/// kernels' throughput and has about twice their latency advantage (a SIMD
-/// lookup pays for moving the occupancy into a vector register and back),
-/// while for batches the structure-of-arrays SIMD kernels win. So static
-/// builds take each entry point from the backend that is best at it. (For
-/// AVX-512 the same split is inferred from the instruction counts; no
-/// AVX-512 machine was available to time it.)
-#[derive(Clone, Copy, Debug)]
-#[allow(dead_code)] // used only by builds with AVX2 or AVX-512 enabled at compile time
-pub(crate) struct Combined<S, B>(S, B);
+/// # Safety
+///
+/// The CPU must support `B` (every table entry below has this contract,
+/// which [`install`] upholds: only checked backends' tables are installed).
+#[inline(always)]
+unsafe fn on<B: SliderAttacks, R>(f: impl FnOnce(B) -> R) -> R {
+    // SAFETY: the caller guarantees the CPU supports `B`.
+    unsafe { B::new_unchecked() }.run_compiled(f)
+}
 
-impl<S: SliderAttacks, B: SliderAttacks> SliderAttacks for Combined<S, B> {
-    const NAME: &'static str = S::NAME;
-    const REQUIRED_FEATURES: &'static [&'static str] = B::REQUIRED_FEATURES;
+/// `B`'s token, for the entries of `compiled_fn` (called only through them).
+///
+/// # Safety
+///
+/// As [`on`].
+#[inline(always)]
+unsafe fn token<B: SliderAttacks>() -> B {
+    // SAFETY: the caller guarantees the CPU supports `B`.
+    unsafe { B::new_unchecked() }
+}
+
+impl Singles {
+    /// The single-lookup entries point straight at functions compiled for
+    /// `B`'s level with the kernel inlined ([`compiled_fn`]): one indirect
+    /// call per lookup, no further call.
+    pub(crate) const fn of<B: SliderAttacks>() -> Singles {
+        Singles {
+            line: compiled_fn(B::LEVEL, |l, (s, o)| {
+                // SAFETY: called only through installed tables, whose backends were checked.
+                unsafe { token::<B>() }.line_attacks(l, s, o)
+            }),
+            rook: compiled_fn(B::LEVEL, |s, o| {
+                // SAFETY: as above.
+                unsafe { token::<B>() }.rook_attacks(s, o)
+            }),
+            bishop: compiled_fn(B::LEVEL, |s, o| {
+                // SAFETY: as above.
+                unsafe { token::<B>() }.bishop_attacks(s, o)
+            }),
+            queen: compiled_fn(B::LEVEL, |s, o| {
+                // SAFETY: as above.
+                unsafe { token::<B>() }.queen_attacks(s, o)
+            }),
+        }
+    }
+}
+
+impl Batches {
+    pub(crate) const fn of<B: SliderAttacks>() -> Batches {
+        Batches {
+            // SAFETY: called only through installed tables, whose backends were checked.
+            rook: |s, o, out| unsafe {
+                on(
+                    #[inline(always)]
+                    |t: B| t.rook_attacks_batch(s, o, out),
+                )
+            },
+            // SAFETY: called only through installed tables, whose backends were checked.
+            bishop: |s, o, out| unsafe {
+                on(
+                    #[inline(always)]
+                    |t: B| t.bishop_attacks_batch(s, o, out),
+                )
+            },
+            // SAFETY: called only through installed tables, whose backends were checked.
+            queen: |s, o, out| unsafe {
+                on(
+                    #[inline(always)]
+                    |t: B| t.queen_attacks_batch(s, o, out),
+                )
+            },
+        }
+    }
+}
+
+impl Setwise {
+    pub(crate) const fn of<B: SliderAttacks>() -> Setwise {
+        Setwise {
+            rook: compiled_fn(B::LEVEL, |r, o| {
+                // SAFETY: called only through installed tables, whose backends were checked.
+                unsafe { token::<B>() }.rook_attacks_setwise(r, o)
+            }),
+            bishop: compiled_fn(B::LEVEL, |b, o| {
+                // SAFETY: as above.
+                unsafe { token::<B>() }.bishop_attacks_setwise(b, o)
+            }),
+            queen: compiled_fn(B::LEVEL, |q, o| {
+                // SAFETY: as above.
+                unsafe { token::<B>() }.queen_attacks_setwise(q, o)
+            }),
+        }
+    }
+}
+
+/// The tables before the first call: decide, install, forward.
+static DETECT_SINGLES: Singles = Singles {
+    // SAFETY: the installed table holds only checked backends (`install`).
+    line: |l, so| unsafe { (installed_singles().line)(l, so) },
+    // SAFETY: the installed table holds only checked backends (`install`).
+    rook: |s, o| unsafe { (installed_singles().rook)(s, o) },
+    // SAFETY: the installed table holds only checked backends (`install`).
+    bishop: |s, o| unsafe { (installed_singles().bishop)(s, o) },
+    // SAFETY: the installed table holds only checked backends (`install`).
+    queen: |s, o| unsafe { (installed_singles().queen)(s, o) },
+};
+static DETECT_BATCHES: Batches = Batches {
+    // SAFETY: the installed table holds only checked backends (`install`).
+    rook: |s, o, out| unsafe { (installed_batches().rook)(s, o, out) },
+    // SAFETY: the installed table holds only checked backends (`install`).
+    bishop: |s, o, out| unsafe { (installed_batches().bishop)(s, o, out) },
+    // SAFETY: the installed table holds only checked backends (`install`).
+    queen: |s, o, out| unsafe { (installed_batches().queen)(s, o, out) },
+};
+static DETECT_SETWISE: Setwise = Setwise {
+    // SAFETY: the installed table holds only checked backends (`install`).
+    rook: |r, o| unsafe { (installed_setwise().rook)(r, o) },
+    // SAFETY: the installed table holds only checked backends (`install`).
+    bishop: |b, o| unsafe { (installed_setwise().bishop)(b, o) },
+    // SAFETY: the installed table holds only checked backends (`install`).
+    queen: |q, o| unsafe { (installed_setwise().queen)(q, o) },
+};
+
+static SINGLES: AtomicPtr<Singles> = AtomicPtr::new(ptr_of(&DETECT_SINGLES));
+static BATCHES: AtomicPtr<Batches> = AtomicPtr::new(ptr_of(&DETECT_BATCHES));
+static SETWISE: AtomicPtr<Setwise> = AtomicPtr::new(ptr_of(&DETECT_SETWISE));
+
+const fn ptr_of<T>(table: &'static T) -> *mut T {
+    (table as *const T).cast_mut()
+}
+
+/// The installed single-lookup table (the detecting one before the first call).
+#[inline(always)]
+pub(crate) fn singles() -> &'static Singles {
+    // SAFETY: SINGLES only ever holds pointers to `static` tables (the
+    // detecting one, or one of `registry::tables`), never written.
+    unsafe { &*SINGLES.load(Ordering::Acquire) }
+}
+
+/// The installed batch table.
+#[inline(always)]
+pub(crate) fn batches() -> &'static Batches {
+    // SAFETY: as `singles`.
+    unsafe { &*BATCHES.load(Ordering::Acquire) }
+}
+
+/// The installed set-wise table.
+#[inline(always)]
+pub(crate) fn setwise() -> &'static Setwise {
+    // SAFETY: as `singles`.
+    unsafe { &*SETWISE.load(Ordering::Acquire) }
+}
+
+#[cold]
+fn installed_singles() -> &'static Singles {
+    first_call();
+    singles()
+}
+
+#[cold]
+fn installed_batches() -> &'static Batches {
+    first_call();
+    batches()
+}
+
+#[cold]
+fn installed_setwise() -> &'static Setwise {
+    first_call();
+    setwise()
+}
+
+// ---------------------------------------------------------------------------
+// Forced builds.
+
+const UNDECIDED: u8 = u8::MAX;
+static FORCED_SINGLE: AtomicU8 = AtomicU8::new(UNDECIDED);
+static FORCED_BATCH: AtomicU8 = AtomicU8::new(UNDECIDED);
+static FORCED_SETWISE: AtomicU8 = AtomicU8::new(UNDECIDED);
+
+fn index_of(backend: Backend) -> u8 {
+    Backend::ALL
+        .iter()
+        .position(|&b| b == backend)
+        .expect("every backend is in Backend::ALL") as u8
+}
+
+/// Which entry-point group a forced call belongs to.
+#[derive(Clone, Copy)]
+pub(crate) enum Group {
+    Single,
+    Batch,
+    Setwise,
+}
+
+/// Runs `job` on the forced winner of `group`, deciding it on first use.
+#[inline(always)]
+pub(crate) fn forced<W: WithBackend>(group: Group, job: W) -> W::Output {
+    let slot = match group {
+        Group::Single => &FORCED_SINGLE,
+        Group::Batch => &FORCED_BATCH,
+        Group::Setwise => &FORCED_SETWISE,
+    };
+    let mut index = slot.load(Ordering::Relaxed);
+    if index == UNDECIDED {
+        first_call();
+        index = slot.load(Ordering::Acquire);
+    }
+    let backend = Backend::ALL[index as usize];
+    // SAFETY: `install` stores only backends `decide`/`set` checked.
+    unsafe { registry::run_forced(backend, job) }
+}
+
+// ---------------------------------------------------------------------------
+// The combined token of `with_active_backend`.
+
+/// A token that takes each entry point from another backend, as a [`Choice`]
+/// does: single lookups (and the pair entry points) from `S`, batches from
+/// `B`, set-wise calls from `W`. What [`crate::with_active_backend`] passes
+/// to jobs when the chosen backends differ.
+///
+/// Its level, the one jobs are compiled for, is the single lookups' (a job
+/// is mostly single lookups): the batch and set-wise kernels stay calls
+/// when they need more. Compiling a job for AVX-512 only because its
+/// batches use it was measured to cost: perft on `Combined<Pext, Avx512,
+/// Avx512>` ran at 680 M nodes/s compiled for x86-64-v4 and at 900 for
+/// x86-64-v3 (Intel Xeon, `intel-r-xeon-r-processor-f6-ma7-s1`; the board
+/// copies become zmm moves).
+#[derive(Clone, Copy, Debug)]
+pub struct Combined<S, B, W>(S, B, W);
+
+impl<S: SliderAttacks, B: SliderAttacks, W: SliderAttacks> SliderAttacks for Combined<S, B, W> {
+    const NAME: &'static str = "auto";
+    const LEVEL: hq_core::cpu::Level = S::LEVEL;
+
     fn is_supported() -> bool {
-        S::is_supported() && B::is_supported()
+        S::is_supported() && B::is_supported() && W::is_supported()
     }
     unsafe fn new_unchecked() -> Self {
-        // SAFETY: the caller guarantees the CPU has B's features; S is portable.
-        unsafe { Combined(S::new_unchecked(), B::new_unchecked()) }
+        // SAFETY: the caller guarantees every part is supported.
+        unsafe { Combined(S::new_unchecked(), B::new_unchecked(), W::new_unchecked()) }
     }
     #[inline(always)]
     fn line_attacks(self, line: Line, sq: Square, occ: Bitboard) -> Bitboard {
@@ -220,6 +540,18 @@ impl<S: SliderAttacks, B: SliderAttacks> SliderAttacks for Combined<S, B> {
         self.0.queen_attacks(sq, occ)
     }
     #[inline(always)]
+    fn rook_attacks_pair(self, sq: Square, occ: Bitboard, reversed: Bitboard) -> Bitboard {
+        self.0.rook_attacks_pair(sq, occ, reversed)
+    }
+    #[inline(always)]
+    fn bishop_attacks_pair(self, sq: Square, occ: Bitboard, reversed: Bitboard) -> Bitboard {
+        self.0.bishop_attacks_pair(sq, occ, reversed)
+    }
+    #[inline(always)]
+    fn queen_attacks_pair(self, sq: Square, occ: Bitboard, reversed: Bitboard) -> Bitboard {
+        self.0.queen_attacks_pair(sq, occ, reversed)
+    }
+    #[inline(always)]
     fn rook_attacks_batch(self, squares: &[Square], occ: Bitboard, out: &mut [Bitboard]) {
         self.1.rook_attacks_batch(squares, occ, out)
     }
@@ -233,188 +565,61 @@ impl<S: SliderAttacks, B: SliderAttacks> SliderAttacks for Combined<S, B> {
     }
     #[inline(always)]
     fn rook_attacks_setwise(self, rooks: Bitboard, occ: Bitboard) -> Bitboard {
-        self.0.rook_attacks_setwise(rooks, occ)
+        self.2.rook_attacks_setwise(rooks, occ)
     }
     #[inline(always)]
     fn bishop_attacks_setwise(self, bishops: Bitboard, occ: Bitboard) -> Bitboard {
-        self.0.bishop_attacks_setwise(bishops, occ)
+        self.2.bishop_attacks_setwise(bishops, occ)
     }
     #[inline(always)]
     fn queen_attacks_setwise(self, queens: Bitboard, occ: Bitboard) -> Bitboard {
-        self.0.queen_attacks_setwise(queens, occ)
+        self.2.queen_attacks_setwise(queens, occ)
     }
 }
 
-/// A statically chosen backend must be supported, and agree with `HQ_BACKEND` if that is set.
-pub(crate) fn check_static(backend: Backend) -> Result<Backend, BackendError> {
-    backend.check_supported()?;
-    match Backend::from_env()? {
-        Some(other) if other != backend => Err(BackendError::Conflict {
-            fixed: backend,
-            requested: other,
-        }),
-        _ => Ok(backend),
+/// Runs `job` with the token of `choice`: a plain backend token when one
+/// backend serves every entry point, else the [`Combined`] token of one of
+/// the combinations the choice table uses. `None` if the CPU lacks a backend
+/// of the choice, or the combination is not compiled in ([`has_combination`]).
+pub(crate) fn run_choice<W: WithBackend>(choice: Choice, job: W) -> Option<W::Output> {
+    if choice.single == choice.batch && choice.batch == choice.setwise {
+        return registry::run_with(choice.single, job).ok();
     }
+    combination::<W>(choice).and_then(|run| run(job))
 }
 
-macro_rules! forced_mode {
-    ($(($variant:ident, $token:path, $feature:literal)),* $(,)?) => {
-        cfg_if::cfg_if! {
-            $(
-                if #[cfg(feature = $feature)] {
-                    static_mode!($token, $variant, checked);
-                } else
-            )*
-            {
-                runtime_or_compile_time_mode!();
-            }
-        }
-    };
+/// Whether [`crate::with_active_backend`] can run `choice` (every row of the
+/// choice table must pass: `tests/choice.rs`).
+pub fn has_combination(choice: Choice) -> bool {
+    struct Nothing;
+    impl WithBackend for Nothing {
+        type Output = ();
+        fn run<B: SliderAttacks>(self, _: B) {}
+    }
+    (choice.single == choice.batch && choice.batch == choice.setwise)
+        || combination::<Nothing>(choice).is_some()
 }
 
-#[allow(unused_macros)] // unused in force-* builds
-macro_rules! runtime_or_compile_time_mode {
-    () => {
-        cfg_if::cfg_if! {
-            if #[cfg(all(
-                target_arch = "x86_64",
-                target_feature = "avx512f",
-                target_feature = "avx512bw",
-                target_feature = "avx512vbmi",
-                target_feature = "gfni"
-            ))] {
-                static_mode!(Combined<hq_scalar::ScalarRankTable, hq_avx512::Avx512>, ScalarRankTable, compile_time);
-                pub(crate) const STATIC_BATCH_BACKEND: Option<Backend> = Some(Backend::Avx512);
-            } else if #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))] {
-                static_mode!(Combined<hq_scalar::ScalarRankTable, hq_avx2::Avx2>, ScalarRankTable, compile_time);
-                pub(crate) const STATIC_BATCH_BACKEND: Option<Backend> = Some(Backend::Avx2);
-            } else {
-                pub(crate) type Selected = runtime::Dynamic;
-                pub(crate) const STATIC_BACKEND: Option<Backend> = None;
-                pub(crate) const STATIC_BATCH_BACKEND: Option<Backend> = None;
+type Runner<W> = fn(W) -> Option<<W as WithBackend>::Output>;
 
+/// The monomorphized runner of a mixed choice: the combinations
+/// [`crate::choice::CLASSES`] uses, each a [`Combined`] type.
+fn combination<W: WithBackend>(choice: Choice) -> Option<Runner<W>> {
+    use Backend::*;
+    use hq_pext::Pext as P;
+    use hq_simd::{Avx2 as A2, Avx512 as A5};
+    fn run<T: SliderAttacks, W: WithBackend>(job: W) -> Option<W::Output> {
+        T::new().map(|t| {
+            t.run_compiled(
                 #[inline(always)]
-                pub(crate) fn selected() -> Selected {
-                    runtime::Dynamic(())
-                }
-            }
-        }
-    };
-}
-
-crate::registry::for_each_backend!(forced_mode);
-
-/// Mode 3: the atomic table pointer.
-pub(crate) mod runtime {
-    use super::*;
-    use std::sync::atomic::{AtomicPtr, Ordering};
-
-    static DETECT: Table = Table {
-        backend: None,
-        line: |l, s, o| (install().line)(l, s, o),
-        rook: |s, o| (install().rook)(s, o),
-        bishop: |s, o| (install().bishop)(s, o),
-        queen: |s, o| (install().queen)(s, o),
-        rook_batch: |s, o, out| (install().rook_batch)(s, o, out),
-        bishop_batch: |s, o, out| (install().bishop_batch)(s, o, out),
-        queen_batch: |s, o, out| (install().queen_batch)(s, o, out),
-        rook_setwise: |r, o| (install().rook_setwise)(r, o),
-        bishop_setwise: |b, o| (install().bishop_setwise)(b, o),
-        queen_setwise: |q, o| (install().queen_setwise)(q, o),
-    };
-
-    static ACTIVE: AtomicPtr<Table> = AtomicPtr::new(&DETECT as *const Table as *mut Table);
-
-    /// The installed table, or the detecting one before the first call.
-    #[inline(always)]
-    pub(crate) fn active_table() -> &'static Table {
-        // SAFETY: ACTIVE only ever holds pointers to `static` tables (DETECT
-        // or one from `table_of`), which live forever and are never written.
-        unsafe { &*ACTIVE.load(Ordering::Acquire) }
+                |t| job.run(t),
+            )
+        })
     }
-
-    /// Picks the backend (once), installs its table and returns it.
-    #[cold]
-    pub(crate) fn install() -> &'static Table {
-        match try_install() {
-            Ok(table) => table,
-            Err(e) => panic!("hq: {e}"),
-        }
-    }
-
-    pub(crate) fn try_install() -> Result<&'static Table, BackendError> {
-        if let Some(b) = active_table().backend {
-            return Ok(table_of(b));
-        }
-        let table = table_of(choose_at_run_time()?);
-        ACTIVE.store(table as *const Table as *mut Table, Ordering::Release);
-        Ok(table)
-    }
-
-    /// A token that forwards every call through the installed table: what the
-    /// free functions use in run-time dispatch mode.
-    #[derive(Clone, Copy, Debug)]
-    #[allow(dead_code)] // unused in force-* builds
-    pub(crate) struct Dynamic(pub(crate) ());
-
-    impl SliderAttacks for Dynamic {
-        const NAME: &'static str = "auto";
-        const REQUIRED_FEATURES: &'static [&'static str] = &[];
-        fn is_supported() -> bool {
-            true
-        }
-        unsafe fn new_unchecked() -> Self {
-            Dynamic(())
-        }
-        #[inline(always)]
-        fn line_attacks(self, line: Line, sq: Square, occ: Bitboard) -> Bitboard {
-            (active_table().line)(line, sq, occ)
-        }
-        #[inline(always)]
-        fn rook_attacks(self, sq: Square, occ: Bitboard) -> Bitboard {
-            (active_table().rook)(sq, occ)
-        }
-        #[inline(always)]
-        fn bishop_attacks(self, sq: Square, occ: Bitboard) -> Bitboard {
-            (active_table().bishop)(sq, occ)
-        }
-        #[inline(always)]
-        fn queen_attacks(self, sq: Square, occ: Bitboard) -> Bitboard {
-            (active_table().queen)(sq, occ)
-        }
-        #[inline(always)]
-        fn rook_attacks_batch(self, squares: &[Square], occ: Bitboard, out: &mut [Bitboard]) {
-            hq_core::check_batch_lengths(squares.len(), out.len());
-            (active_table().rook_batch)(squares, occ, out)
-        }
-        #[inline(always)]
-        fn bishop_attacks_batch(self, squares: &[Square], occ: Bitboard, out: &mut [Bitboard]) {
-            hq_core::check_batch_lengths(squares.len(), out.len());
-            (active_table().bishop_batch)(squares, occ, out)
-        }
-        #[inline(always)]
-        fn queen_attacks_batch(self, squares: &[Square], occ: Bitboard, out: &mut [Bitboard]) {
-            hq_core::check_batch_lengths(squares.len(), out.len());
-            (active_table().queen_batch)(squares, occ, out)
-        }
-        #[inline(always)]
-        fn rook_attacks_setwise(self, rooks: Bitboard, occ: Bitboard) -> Bitboard {
-            (active_table().rook_setwise)(rooks, occ)
-        }
-        #[inline(always)]
-        fn bishop_attacks_setwise(self, bishops: Bitboard, occ: Bitboard) -> Bitboard {
-            (active_table().bishop_setwise)(bishops, occ)
-        }
-        #[inline(always)]
-        fn queen_attacks_setwise(self, queens: Bitboard, occ: Bitboard) -> Bitboard {
-            (active_table().queen_setwise)(queens, occ)
-        }
-    }
-
-    /// Installs `backend` (checked), replacing the current choice.
-    pub(crate) fn set(backend: Backend) -> Result<(), BackendError> {
-        let table = table_of(backend.check_supported()?);
-        ACTIVE.store(table as *const Table as *mut Table, Ordering::Release);
-        Ok(())
-    }
+    Some(match (choice.single, choice.batch, choice.setwise) {
+        (Pext, Avx512, Avx512) => run::<Combined<P, A5, A5>, W>,
+        (Pext, Avx2, Avx2) => run::<Combined<P, A2, A2>, W>,
+        (Pext, Avx2, Pext) => run::<Combined<P, A2, P>, W>,
+        _ => return None,
+    })
 }

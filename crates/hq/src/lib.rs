@@ -1,5 +1,5 @@
-//! Rook, bishop and queen attack sets with the fastest backend this CPU
-//! supports: the crate engine authors link.
+//! Rook, bishop and queen attack sets from the fastest method this CPU
+//! has, per entry point: the crate engine authors link.
 //!
 //! ```
 //! use hq::{Bitboard, Square};
@@ -7,75 +7,170 @@
 //! let occupancy = Bitboard::from(Square::E7) | Bitboard::from(Square::B4);
 //! let attacks = hq::rook_attacks(Square::E4, occupancy);
 //! assert!(attacks.contains(Square::E7) && !attacks.contains(Square::E8));
-//! println!("{attacks}\n(by backend {})", hq::active_backend());
+//! println!("{attacks}\n{}", hq::selection());
 //! ```
 //!
 //! Squares use little-endian rank-file mapping (a1 = bit 0, h8 = bit 63);
 //! see [`hq_core`].
 //!
-//! # Choosing the backend
+//! # Entry points
 //!
-//! * By default the first call detects the CPU and picks the fastest
-//!   supported backend ([`Backend::all`] lists them in order of preference);
-//!   `HQ_BACKEND=<name>` in the environment overrides that choice.
-//! * A `force-<name>` Cargo feature fixes the backend at compile time. Two
-//!   at once are a compile error. If the CPU lacks the forced backend's
-//!   features the first call stops with a message naming them — never SIGILL.
-//! * [`init`] makes the choice up front and returns errors (unknown
-//!   `HQ_BACKEND`, unsupported CPU) as values instead of panicking at the
-//!   first call; [`set_backend`] switches backends at run time.
-//! * For the hottest loops, [`with_active_backend`] runs your code
-//!   monomorphized for the chosen backend: no indirect call per lookup.
+//! * single lookups: [`rook_attacks`], [`bishop_attacks`], [`queen_attacks`], [`line_attacks`];
+//! * batches, many squares over one occupancy: [`queen_attacks_batch`] ...;
+//! * set-wise, the union over a set of sliders: [`queen_attacks_setwise`] ...;
+//! * jobs: [`with_active_backend`] runs your loop monomorphized for the
+//!   chosen backends and compiled for their instruction set, so the
+//!   kernels inline into it — the fastest way to call this crate.
 //!
-//! The free functions panic only on a broken choice made by the user
-//! (`HQ_BACKEND` naming an unknown or unsupported backend, a forced backend
-//! the CPU lacks), with the message [`BackendError`] gives; call [`init`]
-//! first to handle those as errors.
+//! # How the backends are chosen
+//!
+//! Each entry point takes the backend measured fastest for it on this
+//! class of CPU ([`choice::CLASSES`]: data, with the measurements behind
+//! each row). The free functions reach it through one atomic load and one
+//! indirect call per lookup; [`with_active_backend`] pays nothing per lookup.
+//!
+//! * `HQ_BACKEND=<name>` makes one backend serve every entry point (an
+//!   unknown name, or a backend this CPU lacks, is an error, never a silent
+//!   fallback).
+//! * `force-<name>` Cargo features restrict the choice at compile time to
+//!   the forced backends, which then inline into the free functions. They
+//!   are additive: with several, each entry point takes the class's choice
+//!   if it is forced and runs here, else the first forced backend (in
+//!   [`Backend::all`] order) that runs here; the others are ignored, and
+//!   [`selection`] says so. A forced build whose forced backends all fail to
+//!   run stops at the first call with the reason, never with SIGILL.
+//! * [`init`] makes the choice up front and returns errors as values;
+//!   [`set_backend`] switches every entry point to one backend.
+//!
+//! Latency-bound code (a dependency chain of lookups) may prefer another
+//! backend than the throughput-measured choice: the README lists each
+//! backend's latency per CPU; take it with [`with_backend`].
 
 mod backend;
+pub mod choice;
 mod dispatch;
 mod registry;
 
-pub use backend::{Backend, BackendError, ENV_VAR, cpu_has_feature};
+pub use backend::{BackendError, ENV_VAR};
+pub use choice::{Choice, ClassChoice};
+pub use dispatch::{Combined, Mode, Selection, Source, has_combination};
 pub use hq_core::{
-    Bitboard, Direction, LINE_MASKS, Line, LineMasks, ParseSquareError, SliderAttacks, Square,
+    Bitboard, Direction, LINE_MASKS, Line, LineMasks, ParseSquareError, SliderAttacks, Square, cpu,
     piece, reference,
 };
+pub use registry::Backend;
 
-/// Every backend crate, re-exported for direct use of their tokens.
+use dispatch::{FORCED, Group};
+
+/// Every backend's token type, for direct use.
 pub mod backends {
-    pub use hq_avx2::Avx2;
-    pub use hq_avx512::Avx512;
     pub use hq_classic::Classic;
+    pub use hq_pext::Pext;
     pub use hq_reverse::ReverseBitboards;
     pub use hq_scalar::{ScalarRankDiagonal, ScalarRankTable, ScalarReverse};
-    pub use hq_ssse3::Ssse3;
-    pub use hq_xop::XopModel;
-    pub use hq_xop::XopSsse3;
+    pub use hq_simd::{Avx2, Avx512, Neon, Simd128, Ssse3};
+    pub use hq_xop::{XopModel, XopSsse3};
+}
+
+/// A piece with slider moves, for the jobs behind the free functions.
+#[derive(Clone, Copy)]
+enum Piece {
+    Rook,
+    Bishop,
+    Queen,
+}
+
+/// One single lookup, as a job (what a forced build inlines).
+struct Single(Piece, Square, Bitboard);
+
+impl WithBackend for Single {
+    type Output = Bitboard;
+    #[inline(always)]
+    fn run<B: SliderAttacks>(self, t: B) -> Bitboard {
+        match self.0 {
+            Piece::Rook => t.rook_attacks(self.1, self.2),
+            Piece::Bishop => t.bishop_attacks(self.1, self.2),
+            Piece::Queen => t.queen_attacks(self.1, self.2),
+        }
+    }
+}
+
+struct LineJob(Line, Square, Bitboard);
+
+impl WithBackend for LineJob {
+    type Output = Bitboard;
+    #[inline(always)]
+    fn run<B: SliderAttacks>(self, t: B) -> Bitboard {
+        t.line_attacks(self.0, self.1, self.2)
+    }
+}
+
+struct Batch<'a>(Piece, &'a [Square], Bitboard, &'a mut [Bitboard]);
+
+impl WithBackend for Batch<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn run<B: SliderAttacks>(self, t: B) {
+        match self.0 {
+            Piece::Rook => t.rook_attacks_batch(self.1, self.2, self.3),
+            Piece::Bishop => t.bishop_attacks_batch(self.1, self.2, self.3),
+            Piece::Queen => t.queen_attacks_batch(self.1, self.2, self.3),
+        }
+    }
+}
+
+struct Setwise(Piece, Bitboard, Bitboard);
+
+impl WithBackend for Setwise {
+    type Output = Bitboard;
+    #[inline(always)]
+    fn run<B: SliderAttacks>(self, t: B) -> Bitboard {
+        match self.0 {
+            Piece::Rook => t.rook_attacks_setwise(self.1, self.2),
+            Piece::Bishop => t.bishop_attacks_setwise(self.1, self.2),
+            Piece::Queen => t.queen_attacks_setwise(self.1, self.2),
+        }
+    }
 }
 
 /// Rook attacks from `sq` over `occupancy`.
 #[inline]
 pub fn rook_attacks(sq: Square, occupancy: Bitboard) -> Bitboard {
-    dispatch::selected().rook_attacks(sq, occupancy)
+    if FORCED {
+        return dispatch::forced(Group::Single, Single(Piece::Rook, sq, occupancy));
+    }
+    // SAFETY: the installed table's backend was checked (dispatch::install).
+    unsafe { (dispatch::singles().rook)(sq, occupancy) }
 }
 
 /// Bishop attacks from `sq` over `occupancy`.
 #[inline]
 pub fn bishop_attacks(sq: Square, occupancy: Bitboard) -> Bitboard {
-    dispatch::selected().bishop_attacks(sq, occupancy)
+    if FORCED {
+        return dispatch::forced(Group::Single, Single(Piece::Bishop, sq, occupancy));
+    }
+    // SAFETY: as `rook_attacks`.
+    unsafe { (dispatch::singles().bishop)(sq, occupancy) }
 }
 
 /// Queen attacks from `sq` over `occupancy`.
 #[inline]
 pub fn queen_attacks(sq: Square, occupancy: Bitboard) -> Bitboard {
-    dispatch::selected().queen_attacks(sq, occupancy)
+    if FORCED {
+        return dispatch::forced(Group::Single, Single(Piece::Queen, sq, occupancy));
+    }
+    // SAFETY: as `rook_attacks`.
+    unsafe { (dispatch::singles().queen)(sq, occupancy) }
 }
 
-/// Attacks from `sq` along one `line`.
+/// Attacks from `sq` along one `line` (both directions).
 #[inline]
 pub fn line_attacks(line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
-    dispatch::selected().line_attacks(line, sq, occupancy)
+    if FORCED {
+        return dispatch::forced(Group::Single, LineJob(line, sq, occupancy));
+    }
+    // SAFETY: as `rook_attacks`.
+    unsafe { (dispatch::singles().line)(line, (sq, occupancy)) }
 }
 
 /// Rook attacks of every square in `squares` over one occupancy, into `out`.
@@ -85,115 +180,115 @@ pub fn line_attacks(line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
 /// If `squares` and `out` differ in length.
 #[inline]
 pub fn rook_attacks_batch(squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
-    dispatch::selected().rook_attacks_batch(squares, occupancy, out)
+    hq_core::check_batch_lengths(squares.len(), out.len());
+    if FORCED {
+        return dispatch::forced(Group::Batch, Batch(Piece::Rook, squares, occupancy, out));
+    }
+    // SAFETY: as `rook_attacks`.
+    unsafe { (dispatch::batches().rook)(squares, occupancy, out) }
 }
 
 /// Bishop attacks of every square in `squares` (see [`rook_attacks_batch`]).
 #[inline]
 pub fn bishop_attacks_batch(squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
-    dispatch::selected().bishop_attacks_batch(squares, occupancy, out)
+    hq_core::check_batch_lengths(squares.len(), out.len());
+    if FORCED {
+        return dispatch::forced(Group::Batch, Batch(Piece::Bishop, squares, occupancy, out));
+    }
+    // SAFETY: as `rook_attacks`.
+    unsafe { (dispatch::batches().bishop)(squares, occupancy, out) }
 }
 
 /// Queen attacks of every square in `squares` (see [`rook_attacks_batch`]).
 #[inline]
 pub fn queen_attacks_batch(squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
-    dispatch::selected().queen_attacks_batch(squares, occupancy, out)
+    hq_core::check_batch_lengths(squares.len(), out.len());
+    if FORCED {
+        return dispatch::forced(Group::Batch, Batch(Piece::Queen, squares, occupancy, out));
+    }
+    // SAFETY: as `rook_attacks`.
+    unsafe { (dispatch::batches().queen)(squares, occupancy, out) }
 }
 
 /// The union of the attacks of every rook in `rooks` (the rooks block each other).
 #[inline]
 pub fn rook_attacks_setwise(rooks: Bitboard, occupancy: Bitboard) -> Bitboard {
-    dispatch::selected().rook_attacks_setwise(rooks, occupancy)
+    if FORCED {
+        return dispatch::forced(Group::Setwise, Setwise(Piece::Rook, rooks, occupancy));
+    }
+    // SAFETY: as `rook_attacks`.
+    unsafe { (dispatch::setwise().rook)(rooks, occupancy) }
 }
 
 /// The union of the attacks of every bishop in `bishops`.
 #[inline]
 pub fn bishop_attacks_setwise(bishops: Bitboard, occupancy: Bitboard) -> Bitboard {
-    dispatch::selected().bishop_attacks_setwise(bishops, occupancy)
+    if FORCED {
+        return dispatch::forced(Group::Setwise, Setwise(Piece::Bishop, bishops, occupancy));
+    }
+    // SAFETY: as `rook_attacks`.
+    unsafe { (dispatch::setwise().bishop)(bishops, occupancy) }
 }
 
 /// The union of the attacks of every queen in `queens`.
 #[inline]
 pub fn queen_attacks_setwise(queens: Bitboard, occupancy: Bitboard) -> Bitboard {
-    dispatch::selected().queen_attacks_setwise(queens, occupancy)
-}
-
-/// How the backend is chosen in this build.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Selection {
-    /// Fixed by a `force-*` Cargo feature.
-    Forced,
-    /// Fixed at compile time by the enabled target features.
-    CompileTime,
-    /// Detected at the first call (or `HQ_BACKEND`).
-    RunTime,
-}
-
-/// How this build chooses its backend.
-pub const fn selection() -> Selection {
-    match dispatch::STATIC_BACKEND {
-        None => Selection::RunTime,
-        Some(_) if FORCED => Selection::Forced,
-        Some(_) => Selection::CompileTime,
+    if FORCED {
+        return dispatch::forced(Group::Setwise, Setwise(Piece::Queen, queens, occupancy));
     }
+    // SAFETY: as `rook_attacks`.
+    unsafe { (dispatch::setwise().queen)(queens, occupancy) }
 }
 
-macro_rules! any_forced {
-    ($(($variant:ident, $token:path, $feature:literal)),* $(,)?) => { false $(|| cfg!(feature = $feature))* };
-}
-const FORCED: bool = registry::for_each_backend!(any_forced);
-
-/// Makes the backend choice now and reports a broken one as an error:
-/// an unknown or unsupported `HQ_BACKEND`, or a forced backend this CPU lacks.
+/// Makes the choice now (once) and reports a broken one as an error: an
+/// unknown or unsupported `HQ_BACKEND`, or forced backends this CPU lacks.
 ///
 /// Calling it is optional; without it the first attack call chooses (and
 /// panics with the same message if the choice is broken).
-pub fn init() -> Result<Backend, BackendError> {
-    match dispatch::STATIC_BACKEND {
-        Some(backend) => dispatch::check_static(backend),
-        None => dispatch::runtime::try_install()
-            .map(|t| t.backend.expect("installed tables name their backend")),
-    }
+pub fn init() -> Result<Selection, BackendError> {
+    dispatch::selection()
 }
 
-/// The backend behind the free functions (choosing it now if no call has yet).
+/// The choice in force and why, for people (`println!("{}", hq::selection())`).
 ///
 /// # Panics
 ///
 /// As the free functions, when the choice is broken (see [`init`]).
-pub fn active_backend() -> Backend {
-    match init() {
-        Ok(b) => b,
-        Err(e) => panic!("hq: {e}"),
-    }
+pub fn selection() -> Selection {
+    init().unwrap_or_else(|e| panic!("hq: {e}"))
 }
 
-/// The backend behind the batch entry points: the same as [`active_backend`],
-/// except in builds with AVX2 or AVX-512 enabled at compile time, which take
-/// single lookups from `scalar-rank-table` and batches from the SIMD backend
-/// (the measured best of each; README, "Choosing").
-pub fn active_batch_backend() -> Backend {
-    dispatch::STATIC_BATCH_BACKEND.unwrap_or_else(active_backend)
-}
-
-/// Switches the free functions to `backend` (run-time dispatch builds only).
+/// The backend of each entry point (choosing now if no call has yet).
 ///
-/// An error if the CPU lacks the backend, or if this build fixed its backend
-/// at compile time (a `force-*` feature or static target features) and
-/// `backend` is another one.
+/// # Panics
+///
+/// As [`selection`].
+pub fn active_choice() -> Choice {
+    selection().choice
+}
+
+/// The backend behind the single-lookup free functions.
+///
+/// # Panics
+///
+/// As [`selection`].
+pub fn active_backend() -> Backend {
+    active_choice().single
+}
+
+/// Switches every entry point to `backend`. An error if this CPU lacks it,
+/// or if this build forces other backends.
 pub fn set_backend(backend: Backend) -> Result<(), BackendError> {
-    match dispatch::STATIC_BACKEND {
-        Some(fixed) if fixed == backend => dispatch::check_static(fixed).map(drop),
-        Some(fixed) => Err(BackendError::Conflict {
-            fixed,
-            requested: backend,
-        }),
-        None => dispatch::runtime::set(backend),
-    }
+    dispatch::set(backend)
 }
 
 /// A job generic over the backend token, so that it can be monomorphized
 /// for whichever backend is chosen at run time (as `pulp`'s `WithSimd`).
+///
+/// [`with_backend`] and [`with_active_backend`] run the job inside a
+/// function compiled for the backend's instruction set; mark `run`
+/// `#[inline(always)]` so that it, and the kernels it calls, are compiled
+/// there too.
 ///
 /// ```
 /// use hq::{Bitboard, SliderAttacks, Square, WithBackend};
@@ -201,6 +296,7 @@ pub fn set_backend(backend: Backend) -> Result<(), BackendError> {
 /// struct CountQueenMoves(Bitboard);
 /// impl WithBackend for CountQueenMoves {
 ///     type Output = u32;
+///     #[inline(always)]
 ///     fn run<B: SliderAttacks>(self, backend: B) -> u32 {
 ///         // The whole loop is compiled for `B`: lookups inline, no dispatch.
 ///         Square::ALL.iter().map(|&sq| backend.queen_attacks(sq, self.0).count()).sum()
@@ -216,20 +312,23 @@ pub trait WithBackend {
     fn run<B: SliderAttacks>(self, backend: B) -> Self::Output;
 }
 
-/// Runs `job` monomorphized for `backend`, or an error if this CPU lacks it.
+/// Runs `job` with `backend`'s token, compiled for its instruction set, or
+/// an error if this CPU lacks it.
 pub fn with_backend<W: WithBackend>(backend: Backend, job: W) -> Result<W::Output, BackendError> {
-    backend.check_supported()?;
-    // SAFETY: `check_supported` just confirmed the CPU runs this backend.
-    Ok(unsafe { backend::run_unchecked(backend, job) })
+    registry::run_with(backend, job).map_err(BackendError::Unsupported)
 }
 
-/// Runs `job` monomorphized for the backend the free functions use.
+/// Runs `job` with the token of the active choice: each entry point from its
+/// chosen backend ([`Combined`] when they differ), compiled for their
+/// instruction set.
 ///
 /// # Panics
 ///
-/// As the free functions, when the choice is broken (see [`init`]).
+/// As [`selection`].
 pub fn with_active_backend<W: WithBackend>(job: W) -> W::Output {
-    let backend = active_backend();
-    // SAFETY: `active_backend` only returns backends it checked are supported.
-    unsafe { backend::run_unchecked(backend, job) }
+    let choice = active_choice();
+    match dispatch::run_choice(choice, job) {
+        Some(out) => out,
+        None => panic!("hq: the choice {choice:?} has no monomorphized combination (a bug)"),
+    }
 }

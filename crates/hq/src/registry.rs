@@ -1,24 +1,141 @@
-//! The one list of backends. Adding a backend is one line here (plus its
-//! `force-*` feature in Cargo.toml and its row in [`crate::force`]).
+//! The one list of backends, and everything that must name each backend's
+//! type: the [`Backend`] enum, running a job with a backend's token, the
+//! run-time dispatch tables, and the forced-backend dispatch.
 //!
-//! The order is the order of preference: the first supported backend wins
-//! run-time detection. It is set by measurement (README, "Choosing").
+//! Adding a backend is one line in the list below (plus its crate as a
+//! dependency and its `force-<name>` Cargo feature, which
+//! `tests/facade.rs::every_backend_has_its_force_feature` checks).
+//!
+//! The order is the general order of preference: where two forced backends
+//! could serve an entry point and the CPU class's measured choice is neither,
+//! the first wins (see [`crate::choice`]).
 
-/// Calls `$m!` with `(Variant, token type, force feature)` for every backend.
-macro_rules! for_each_backend {
-    ($m:ident) => {
-        $m! {
-            (Avx512, hq_avx512::Avx512, "force-avx512"),
-            (Avx2, hq_avx2::Avx2, "force-avx2"),
-            (Ssse3, hq_ssse3::Ssse3, "force-ssse3"),
-            (ScalarRankTable, hq_scalar::ScalarRankTable, "force-scalar-rank-table"),
-            (ScalarRankDiagonal, hq_scalar::ScalarRankDiagonal, "force-scalar-rank-diagonal"),
-            (ScalarReverse, hq_scalar::ScalarReverse, "force-scalar-reverse"),
-            (ReverseBitboards, hq_reverse::ReverseBitboards, "force-reverse-bitboards"),
-            (Classic, hq_classic::Classic, "force-classic"),
-            (XopSsse3, hq_xop::XopSsse3, "force-xop-ssse3"),
-            (XopModel, hq_xop::XopModel, "force-xop-model"),
+use crate::dispatch::{Batches, Setwise, Singles};
+use crate::{BackendError, WithBackend};
+use hq_core::SliderAttacks;
+use hq_core::cpu::{Level, MissingFeatures};
+
+macro_rules! backends {
+    ($($(#[$doc:meta])* $variant:ident = $token:ty, $feature:literal;)*) => {
+        /// A backend compiled into this build.
+        ///
+        /// Every variant exists on every target; [`Backend::is_supported`]
+        /// says whether this CPU runs it (an x86-64 backend never runs on
+        /// AArch64 or wasm32, and naming it there gives the same error as
+        /// naming one the CPU lacks).
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+        #[non_exhaustive]
+        pub enum Backend {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Backend {
+            pub(crate) const ALL: &'static [Backend] = &[$(Backend::$variant),*];
+
+            /// The stable name (`HQ_BACKEND=<name>`, feature `force-<name>`).
+            pub const fn name(self) -> &'static str {
+                match self { $(Backend::$variant => <$token as SliderAttacks>::NAME),* }
+            }
+
+            /// The instruction set the backend is compiled for.
+            pub const fn level(self) -> Level {
+                match self { $(Backend::$variant => <$token as SliderAttacks>::LEVEL),* }
+            }
+
+            /// Whether this CPU runs the backend.
+            pub fn is_supported(self) -> bool {
+                match self { $(Backend::$variant => <$token as SliderAttacks>::is_supported()),* }
+            }
+
+            /// The Cargo feature that forces the backend.
+            pub const fn force_feature(self) -> &'static str {
+                match self { $(Backend::$variant => $feature),* }
+            }
+
+            /// Whether this build enables the backend's `force-*` feature.
+            pub const fn is_forced(self) -> bool {
+                match self { $(Backend::$variant => cfg!(feature = $feature)),* }
+            }
+
+            /// `Ok(self)` if this CPU runs the backend, else what it lacks.
+            pub fn check_supported(self) -> Result<Backend, BackendError> {
+                match self {
+                    $(Backend::$variant => <$token as SliderAttacks>::require()
+                        .map(|_| self)
+                        .map_err(BackendError::Unsupported),)*
+                }
+            }
+        }
+
+        /// Runs `job` with the token of `backend`, compiled for its
+        /// instruction set ([`SliderAttacks::run_compiled`]).
+        pub(crate) fn run_with<W: WithBackend>(backend: Backend, job: W) -> Result<W::Output, MissingFeatures> {
+            match backend {
+                $(Backend::$variant => {
+                    let token = <$token as SliderAttacks>::require()?;
+                    Ok(token.run_compiled(#[inline(always)] |token| job.run(token)))
+                })*
+            }
+        }
+
+        /// Runs `job` with the token of a forced `backend`, not compiled
+        /// anew: what the free functions of a forced build inline.
+        ///
+        /// # Safety
+        ///
+        /// `backend` must be supported by this CPU.
+        #[inline(always)]
+        #[allow(unreachable_code, unused_variables)] // a build with no force-* feature has no arm
+        pub(crate) unsafe fn run_forced<W: WithBackend>(backend: Backend, job: W) -> W::Output {
+            match backend {
+                $(
+                    #[cfg(feature = $feature)]
+                    // SAFETY: the caller guarantees the CPU supports the backend.
+                    Backend::$variant => job.run(unsafe { <$token as SliderAttacks>::new_unchecked() }),
+                )*
+                #[allow(unreachable_patterns)]
+                _ => unreachable!("hq: backend {backend} is not forced in this build"),
+            }
+        }
+
+        /// The run-time dispatch tables of `backend`.
+        pub(crate) fn tables(backend: Backend) -> (&'static Singles, &'static Batches, &'static Setwise) {
+            match backend {
+                $(Backend::$variant => (
+                    const { &Singles::of::<$token>() },
+                    const { &Batches::of::<$token>() },
+                    const { &Setwise::of::<$token>() },
+                ),)*
+            }
         }
     };
 }
-pub(crate) use for_each_backend;
+
+backends! {
+    /// PEXT tables (`hq_pext::Pext`).
+    Pext = hq_pext::Pext, "force-pext";
+    /// AVX-512 + GFNI HQ (`hq_simd::Avx512`).
+    Avx512 = hq_simd::Avx512, "force-avx512";
+    /// AVX2 HQ (`hq_simd::Avx2`).
+    Avx2 = hq_simd::Avx2, "force-avx2";
+    /// SSSE3 HQ (`hq_simd::Ssse3`).
+    Ssse3 = hq_simd::Ssse3, "force-ssse3";
+    /// NEON HQ (`hq_simd::Neon`).
+    Neon = hq_simd::Neon, "force-neon";
+    /// WebAssembly SIMD HQ (`hq_simd::Simd128`).
+    Simd128 = hq_simd::Simd128, "force-simd128";
+    /// Byte-swap HQ, first-rank table (`hq_scalar::ScalarRankTable`).
+    ScalarRankTable = hq_scalar::ScalarRankTable, "force-scalar-rank-table";
+    /// Byte-swap HQ, rank on the diagonal (`hq_scalar::ScalarRankDiagonal`).
+    ScalarRankDiagonal = hq_scalar::ScalarRankDiagonal, "force-scalar-rank-diagonal";
+    /// Bit-reversal HQ (`hq_scalar::ScalarReverse`).
+    ScalarReverse = hq_scalar::ScalarReverse, "force-scalar-reverse";
+    /// Ryan Mack's reverse bitboards (`hq_reverse::ReverseBitboards`).
+    ReverseBitboards = hq_reverse::ReverseBitboards, "force-reverse-bitboards";
+    /// Hyatt's rays and bit scans (`hq_classic::Classic`).
+    Classic = hq_classic::Classic, "force-classic";
+    /// HQ written with XOP `VPPERM`, emulated by SSSE3 (`hq_xop::XopSsse3`).
+    XopSsse3 = hq_xop::XopSsse3, "force-xop-ssse3";
+    /// HQ written with XOP `VPPERM`, on the exact software model (`hq_xop::XopModel`).
+    XopModel = hq_xop::XopModel, "force-xop-model";
+}

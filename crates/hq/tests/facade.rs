@@ -1,12 +1,13 @@
 //! The facade: every registered backend through the shared suite, the free
-//! functions, generic dispatch, and the error paths of backend selection.
+//! functions and jobs against the oracle, and the rules of the choice.
 
-use hq::{Backend, BackendError, Bitboard, SliderAttacks, Square, WithBackend};
-use std::process::Command;
+use hq::{Backend, BackendError, Bitboard, Mode, SliderAttacks, Square, WithBackend};
 
+/// The shared suite (quick depth), monomorphized per backend.
 struct Suite;
 impl WithBackend for Suite {
     type Output = hq_testkit::Report;
+    #[inline(always)]
     fn run<B: SliderAttacks>(self, backend: B) -> hq_testkit::Report {
         match hq_testkit::check(backend, hq_testkit::Depth::Quick) {
             Ok(report) => report,
@@ -23,16 +24,23 @@ fn every_supported_backend_passes_through_generic_dispatch() {
                 assert_eq!(report.backend, backend.name());
                 println!("facade: {report}");
             }
-            Err(BackendError::Unsupported { missing, .. }) => {
+            Err(BackendError::Unsupported(missing)) => {
                 assert!(!backend.is_supported());
-                println!(
-                    "facade: SKIPPED backend {backend}: missing {}",
-                    missing.join(", ")
-                );
+                println!("facade: SKIPPED backend {backend}: {missing}");
             }
             Err(e) => panic!("{e}"),
         }
     }
+}
+
+#[test]
+fn a_job_under_the_active_choice_passes_the_suite() {
+    let report = hq::with_active_backend(Suite);
+    assert!(report.total() > 0, "{report}");
+    println!(
+        "facade: with_active_backend ({:?}): {report}",
+        hq::active_choice()
+    );
 }
 
 #[test]
@@ -56,183 +64,144 @@ fn free_functions_agree_with_the_oracle() {
         for line in hq::Line::ALL {
             assert_eq!(
                 hq::line_attacks(line, sq, occ),
-                hq::reference::line_attacks(sq, line, occ)
+                hq::reference::line_attacks(line, sq, occ)
             );
         }
+        let sliders = Bitboard(rng.next_u64() & rng.next_u64() & rng.next_u64());
+        let union = |f: fn(Square, Bitboard) -> Bitboard| {
+            sliders
+                .iter()
+                .fold(Bitboard::EMPTY, |a, s| a | f(s, occ | sliders))
+        };
+        assert_eq!(
+            hq::rook_attacks_setwise(sliders, occ),
+            union(hq::reference::rook_attacks)
+        );
+        assert_eq!(
+            hq::bishop_attacks_setwise(sliders, occ),
+            union(hq::reference::bishop_attacks)
+        );
+        assert_eq!(
+            hq::queen_attacks_setwise(sliders, occ),
+            union(hq::reference::queen_attacks)
+        );
     }
-    let squares = Square::ALL;
-    let occ = Bitboard(0x0042_1800_0024_8100);
     let mut out = [Bitboard::EMPTY; 64];
-    hq::queen_attacks_batch(&squares, occ, &mut out);
-    for (sq, got) in squares.iter().zip(out) {
-        assert_eq!(got, hq::reference::queen_attacks(*sq, occ));
+    for occ in [
+        Bitboard::EMPTY,
+        Bitboard(!0),
+        Bitboard(0x0123_4567_89AB_CDEF),
+    ] {
+        hq::queen_attacks_batch(&Square::ALL, occ, &mut out);
+        for (sq, got) in Square::ALL.into_iter().zip(out) {
+            assert_eq!(got, hq::reference::queen_attacks(sq, occ));
+        }
     }
-    let rooks = Bitboard(0x8100_0000_0000_0081);
-    let expected = rooks.iter().fold(Bitboard::EMPTY, |a, s| {
-        a | hq::reference::rook_attacks(s, occ | rooks)
-    });
-    assert_eq!(hq::rook_attacks_setwise(rooks, occ), expected);
-    println!(
-        "facade: free functions checked with backend {}",
-        hq::active_backend()
-    );
 }
 
 #[test]
 #[should_panic(expected = "`squares` has 3 entries but `out` has 2")]
-fn a_batch_with_mismatched_lengths_says_so() {
+fn a_batch_with_mismatched_lengths_is_a_clear_panic() {
     let mut out = [Bitboard::EMPTY; 2];
     hq::rook_attacks_batch(
-        &[Square::A1, Square::B1, Square::C1],
+        &[Square::A1, Square::B2, Square::C3],
         Bitboard::EMPTY,
         &mut out,
     );
 }
 
 #[test]
-fn unknown_backend_names_are_rejected_with_the_list_of_valid_ones() {
-    let err = Backend::from_name("scalar-turbo").unwrap_err();
-    assert_eq!(err, BackendError::UnknownName("scalar-turbo".into()));
-    let message = err.to_string();
-    for b in Backend::all() {
-        assert!(message.contains(b.name()), "{message}");
-    }
+fn names_round_trip_and_unknown_names_list_the_valid_ones() {
     for b in Backend::all() {
         assert_eq!(Backend::from_name(b.name()), Ok(*b));
         assert_eq!(b.name().parse::<Backend>(), Ok(*b));
     }
+    let text = Backend::from_name("turbo").unwrap_err().to_string();
+    assert!(
+        text.contains("unknown backend \"turbo\"") && text.contains("pext"),
+        "{text}"
+    );
 }
 
 #[test]
-fn detection_picks_the_first_supported_backend_in_preference_order() {
-    let first = Backend::all()
-        .iter()
-        .copied()
-        .find(|b| b.is_supported())
-        .unwrap();
-    assert_eq!(Backend::detected(), first);
-    for b in Backend::all() {
-        assert_eq!(b.is_supported(), b.missing_features().is_empty(), "{b}");
-        assert_eq!(b.check_supported().is_ok(), b.is_supported());
-    }
-}
-
-#[test]
-fn an_unsupported_backend_is_refused_with_the_missing_features() {
-    let unsupported: Vec<Backend> = Backend::all()
-        .iter()
-        .copied()
-        .filter(|b| !b.is_supported())
-        .collect();
-    if unsupported.is_empty() {
-        println!(
-            "facade: every compiled-in backend runs on this CPU; the unsupported path is covered by the hq-info tests on emulated CPUs"
-        );
-    }
-    for b in unsupported {
+fn an_unsupported_backend_is_refused_with_what_it_lacks() {
+    for b in Backend::all().iter().copied().filter(|b| !b.is_supported()) {
         let err = hq::with_backend(b, Suite).unwrap_err();
+        let BackendError::Unsupported(missing) = &err else {
+            panic!("{err}");
+        };
         let text = err.to_string();
         assert!(
-            text.contains(b.name()) && text.contains("missing"),
+            text.contains(b.name()) && text.contains("cannot run"),
             "{text}"
         );
-        for f in b.missing_features() {
-            assert!(text.contains(f), "{text}");
+        for f in missing.missing.iter() {
+            assert!(text.contains(f.name()), "{text}");
         }
         assert!(hq::set_backend(b).is_err());
+        println!("facade: refused {b}: {text}");
     }
-}
-
-fn hq_info(env: Option<&str>, args: &[&str]) -> (i32, String, String) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hq-info"));
-    cmd.args(args);
-    match env {
-        Some(v) => cmd.env(hq::ENV_VAR, v),
-        None => cmd.env_remove(hq::ENV_VAR),
-    };
-    let out = cmd.output().expect("hq-info runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 #[test]
-fn hq_backend_overrides_detection_in_run_time_builds() {
-    if hq::selection() != hq::Selection::RunTime {
-        println!(
-            "facade: this build fixes its backend ({:?}); override test not applicable",
-            hq::selection()
-        );
-        return;
+fn the_selection_follows_the_class_or_the_forced_features() {
+    let selection = hq::selection();
+    println!("facade: {selection}");
+    let choice = selection.choice;
+    for b in [choice.single, choice.batch, choice.setwise] {
+        assert!(b.is_supported(), "{b} was chosen but does not run here");
     }
-    for b in Backend::supported() {
-        let (code, stdout, stderr) = hq_info(Some(b.name()), &["--call"]);
-        assert_eq!(code, 0, "{stderr}");
-        assert!(
-            stdout.contains(&format!("active: {}", b.name())),
-            "{stdout}"
-        );
-    }
-    let (code, stdout, _) = hq_info(Some("auto"), &[]);
-    assert_eq!(code, 0);
-    assert!(
-        stdout.contains(&format!("active: {}", Backend::detected())),
-        "{stdout}"
-    );
-}
-
-#[test]
-fn a_forced_build_refuses_a_different_hq_backend() {
-    if hq::selection() == hq::Selection::RunTime {
-        println!(
-            "facade: run-time dispatch build; the forced-build conflict test applies to force-* builds"
-        );
-        return;
-    }
-    let fixed = hq::active_backend();
-    for other in Backend::supported().filter(|b| *b != fixed) {
-        let (code, _, stderr) = hq_info(Some(other.name()), &[]);
-        assert_eq!(code, 2, "{stderr}");
-        assert!(
-            stderr.contains(&format!("this build fixed backend {fixed}")),
-            "{stderr}"
-        );
-    }
-    let (code, stdout, _) = hq_info(Some(fixed.name()), &["--call"]);
-    assert_eq!(code, 0);
-    assert!(stdout.contains(&format!("active: {fixed}")), "{stdout}");
-}
-
-#[test]
-fn a_bad_hq_backend_is_a_clear_error_not_a_silent_fallback() {
-    let (code, _, stderr) = hq_info(Some("no-such-backend"), &[]);
-    assert_eq!(code, 2, "{stderr}");
-    assert!(
-        stderr.contains("unknown backend \"no-such-backend\""),
-        "{stderr}"
-    );
-    assert!(stderr.contains("scalar-reverse"), "{stderr}");
-    // Without init(), the first attack call stops with the same message
-    // (101: a Rust panic). Builds that fix the backend from compile-time
-    // target features make no check on the hot path; there `init()` (which
-    // hq-info calls next) reports it (2).
-    let first_call_code = if hq::selection() == hq::Selection::CompileTime {
-        2
-    } else {
-        101
-    };
-    let (code, _, stderr) = hq_info(Some("no-such-backend"), &["--call"]);
-    assert_eq!(code, first_call_code, "{stderr}");
-    assert!(stderr.contains("unknown backend"), "{stderr}");
-    // An unsupported backend names the missing CPU features.
-    for b in Backend::all().iter().filter(|b| !b.is_supported()) {
-        let (code, _, stderr) = hq_info(Some(b.name()), &["--call"]);
-        assert_eq!(code, first_call_code, "{stderr}");
-        assert!(stderr.contains("cannot run on this CPU"), "{stderr}");
-        for f in b.missing_features() {
-            assert!(stderr.contains(f), "{stderr}");
+    assert!(hq::has_combination(choice), "{choice:?}");
+    match selection.mode {
+        Mode::RunTime => {
+            assert!(Backend::forced().next().is_none());
+            if std::env::var(hq::ENV_VAR).is_err() {
+                assert_eq!(choice, selection.class.choice);
+            }
         }
+        Mode::Forced => {
+            // Only forced backends serve; each entry point takes the class's
+            // choice when it is forced and runs here.
+            for (got, wanted) in [
+                (choice.single, selection.class.choice.single),
+                (choice.batch, selection.class.choice.batch),
+                (choice.setwise, selection.class.choice.setwise),
+            ] {
+                assert!(got.is_forced(), "{got} serves but is not forced");
+                if wanted.is_forced() && wanted.is_supported() {
+                    assert_eq!(got, wanted);
+                }
+            }
+            for b in Backend::forced() {
+                let serves = [choice.single, choice.batch, choice.setwise].contains(&b);
+                let noted = selection
+                    .notes
+                    .iter()
+                    .any(|n| n.contains(b.force_feature()));
+                assert!(
+                    serves || noted,
+                    "{b} is forced, unused and not explained: {selection}"
+                );
+            }
+            assert!(selection.to_string().contains("forced by Cargo features"));
+        }
+    }
+}
+
+#[test]
+fn every_backend_has_its_force_feature() {
+    let manifest = include_str!("../Cargo.toml");
+    let declared: Vec<&str> = manifest
+        .lines()
+        .filter_map(|l| l.strip_suffix(" = []"))
+        .filter(|f| f.starts_with("force-"))
+        .collect();
+    let expected: Vec<&str> = Backend::all().iter().map(|b| b.force_feature()).collect();
+    assert_eq!(
+        declared, expected,
+        "crates/hq/Cargo.toml [features] and the registry differ"
+    );
+    for b in Backend::all() {
+        assert_eq!(b.force_feature(), format!("force-{}", b.name()));
     }
 }

@@ -1,0 +1,73 @@
+//! The choice as a program linking `hq` makes it, through the real binary:
+//! `HQ_BACKEND` overrides, and every way of naming a bad backend is a clear
+//! error, never a silent fallback.
+
+use hq::Backend;
+use std::process::Command;
+
+fn hq_info(env: Option<&str>, args: &[&str]) -> (i32, String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hq-info"));
+    cmd.args(args).arg("--no-check");
+    match env {
+        Some(v) => cmd.env(hq::ENV_VAR, v),
+        None => cmd.env_remove(hq::ENV_VAR),
+    };
+    let out = cmd.output().expect("hq-info runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn hq_backend_makes_one_backend_serve_every_entry_point() {
+    for b in Backend::supported() {
+        let (code, stdout, stderr) = hq_info(Some(b.name()), &["--call"]);
+        assert_eq!(code, 0, "{stderr}");
+        let expected = format!("single lookups: {b}, batches: {b}, set-wise: {b}");
+        assert!(stdout.contains(&expected), "{stdout}");
+        assert!(stdout.contains("overridden by HQ_BACKEND"), "{stdout}");
+    }
+}
+
+#[test]
+fn without_hq_backend_the_class_choice_serves() {
+    for env in [None, Some("auto"), Some("")] {
+        let (code, stdout, stderr) = hq_info(env, &[]);
+        assert_eq!(code, 0, "{stderr}");
+        let c = hq::choice::this_cpu().choice;
+        let expected = format!(
+            "single lookups: {}, batches: {}, set-wise: {}",
+            c.single, c.batch, c.setwise
+        );
+        assert!(stdout.contains(&expected), "{stdout}");
+        assert!(
+            stdout.contains("run-time dispatch: the class's choice"),
+            "{stdout}"
+        );
+    }
+}
+
+#[test]
+fn a_bad_hq_backend_is_a_clear_error_not_a_silent_fallback() {
+    let (code, _, stderr) = hq_info(Some("no-such-backend"), &[]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("unknown backend \"no-such-backend\""),
+        "{stderr}"
+    );
+    assert!(stderr.contains("scalar-reverse"), "{stderr}");
+    // Without init(), the first attack call stops with the same message (101: a panic).
+    let (code, _, stderr) = hq_info(Some("no-such-backend"), &["--call"]);
+    assert_eq!(code, 101, "{stderr}");
+    assert!(stderr.contains("unknown backend"), "{stderr}");
+    // A backend this CPU (or this architecture) lacks names what is missing.
+    for b in Backend::all().iter().filter(|b| !b.is_supported()) {
+        let (code, _, stderr) = hq_info(Some(b.name()), &["--call"]);
+        assert_eq!(code, 101, "{stderr}");
+        assert!(stderr.contains("cannot run on this CPU"), "{stderr}");
+        let missing = b.check_supported().unwrap_err().to_string();
+        assert!(stderr.contains(&missing), "{stderr}\nexpected: {missing}");
+    }
+}

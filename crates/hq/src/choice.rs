@@ -1,0 +1,245 @@
+//! Which backend serves which entry point, per class of CPU — the data the
+//! run-time choice is made from, with the measurements behind each row.
+//!
+//! A CPU belongs to the first class in [`CLASSES`] whose vendor, family and
+//! instruction-set level it has. Each class names one backend per entry
+//! point: single lookups (`rook_attacks` ...), batches (`*_batch`) and
+//! set-wise calls (`*_setwise`). The rows marked *measured* come from full
+//! `cargo xtask bench-matrix` runs committed under `benches/results/<cpu-id>/`
+//! (a test, `tests/choice.rs`, checks that each such row still names the
+//! fastest backend of its run); the other rows are fallbacks for CPUs no
+//! run has measured yet, and say what they are inferred from.
+
+use crate::Backend;
+use hq_core::cpu::{Identity, Level, Vendor};
+
+/// The backend of each entry point.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Choice {
+    /// `rook_attacks`, `bishop_attacks`, `queen_attacks`, `line_attacks`.
+    pub single: Backend,
+    /// `*_attacks_batch`.
+    pub batch: Backend,
+    /// `*_attacks_setwise`.
+    pub setwise: Backend,
+}
+
+impl Choice {
+    /// The same backend for every entry point.
+    pub const fn all(backend: Backend) -> Choice {
+        Choice {
+            single: backend,
+            batch: backend,
+            setwise: backend,
+        }
+    }
+}
+
+/// A class of CPUs and its choice.
+#[derive(Clone, Copy, Debug)]
+pub struct ClassChoice {
+    /// A short stable name (`intel-avx512`, ...).
+    pub name: &'static str,
+    /// Which CPUs these are, for people.
+    pub description: &'static str,
+    /// The vendors of the class (empty: any).
+    pub vendors: &'static [Vendor],
+    /// The display families of the class, inclusive (`(0, u32::MAX)`: any).
+    pub families: (u32, u32),
+    /// The instruction-set level the class needs.
+    pub level: Level,
+    /// `Some(true)`: only CPUs with a fast PEXT; `Some(false)`: only those
+    /// without; `None`: either.
+    pub fast_pext: Option<bool>,
+    /// The backends.
+    pub choice: Choice,
+    /// Where the choice comes from: the committed runs (cpu ids under
+    /// `benches/results/`) that measured it, or what it is inferred from.
+    pub evidence: &'static str,
+    /// The cpu ids of the committed runs of this class (empty: not measured).
+    pub measured_on: &'static [&'static str],
+}
+
+impl ClassChoice {
+    /// Whether a CPU with `identity`, on which `has_level` tells which
+    /// levels are present, belongs to the class.
+    pub fn matches(&self, identity: Identity, has_level: impl Fn(Level) -> bool) -> bool {
+        (self.vendors.is_empty() || self.vendors.contains(&identity.vendor))
+            && (self.families.0..=self.families.1).contains(&identity.family)
+            && has_level(self.level)
+            && self
+                .fast_pext
+                .is_none_or(|fast| fast == identity.has_fast_pext())
+    }
+}
+
+use Backend::*;
+
+const ANY_FAMILY: (u32, u32) = (0, u32::MAX);
+const AMD: &[Vendor] = &[Vendor::Amd, Vendor::Hygon];
+
+/// The classes, most specific first; the last ones match every CPU of their level.
+pub const CLASSES: &[ClassChoice] = &[
+    ClassChoice {
+        name: "intel-avx512",
+        description: "Intel with AVX-512 VBMI and GFNI (Ice Lake and later)",
+        vendors: &[Vendor::Intel],
+        families: ANY_FAMILY,
+        level: Level::X86V4,
+        fast_pext: None,
+        choice: Choice {
+            single: Pext,
+            batch: Avx512,
+            setwise: Avx512,
+        },
+        evidence: "measured: benches/results/intel-r-xeon-r-processor-f6-ma7-s1",
+        measured_on: &["intel-r-xeon-r-processor-f6-ma7-s1"],
+    },
+    ClassChoice {
+        name: "amd-avx512",
+        description: "AMD with AVX-512 (Zen 4, Zen 5)",
+        vendors: AMD,
+        families: (0x19, u32::MAX),
+        level: Level::X86V4,
+        fast_pext: Some(true),
+        choice: Choice {
+            single: Pext,
+            batch: Avx512,
+            setwise: Avx512,
+        },
+        evidence: "singles and batches measured on Zen 5 (issue 10's full matrix at commit \
+                   dcc649e, not committed: PEXT 962 M queens/s against 476 for the best HQ \
+                   token; avx512 batches 1203 against 876); set-wise inferred from the \
+                   Intel AVX-512 run",
+        measured_on: &[],
+    },
+    ClassChoice {
+        name: "amd-zen3",
+        description: "AMD Zen 3 (family 0x19 without AVX-512)",
+        vendors: AMD,
+        families: (0x19, 0x19),
+        level: Level::X86V3,
+        fast_pext: Some(true),
+        choice: Choice {
+            single: Pext,
+            batch: Avx2,
+            setwise: Pext,
+        },
+        evidence: "measured on Zen 3 before PEXT was a backend (the README's first matrix: \
+                   the PEXT reference 491 M queens/s against 374 for avx2; avx2 batches 626 \
+                   against 537; PEXT per-piece set-wise 320 against 177), not committed",
+        measured_on: &[],
+    },
+    ClassChoice {
+        name: "amd-slow-pext",
+        description: "AMD before Zen 3 with BMI2 (Excavator, Zen 1, Zen 2): PEXT is microcoded",
+        vendors: AMD,
+        families: ANY_FAMILY,
+        level: Level::X86V3,
+        fast_pext: Some(false),
+        choice: Choice::all(Avx2),
+        evidence: "not measured; PEXT excluded (microcoded, 18+ cycles); avx2 was the fastest \
+                   HQ backend for every entry point on Zen 3",
+        measured_on: &[],
+    },
+    ClassChoice {
+        name: "x86-64-v4",
+        description: "other x86-64 CPUs with AVX-512 VBMI and GFNI",
+        vendors: &[],
+        families: ANY_FAMILY,
+        level: Level::X86V4,
+        fast_pext: Some(true),
+        choice: Choice {
+            single: Pext,
+            batch: Avx512,
+            setwise: Avx512,
+        },
+        evidence: "not measured; as the measured Intel AVX-512 class",
+        measured_on: &[],
+    },
+    ClassChoice {
+        name: "x86-64-v3",
+        description: "other x86-64 CPUs with AVX2 and a fast PEXT",
+        vendors: &[],
+        families: ANY_FAMILY,
+        level: Level::X86V3,
+        fast_pext: Some(true),
+        choice: Choice {
+            single: Pext,
+            batch: Avx2,
+            setwise: Pext,
+        },
+        evidence: "not measured; as the Zen 3 class",
+        measured_on: &[],
+    },
+    ClassChoice {
+        name: "x86-64-v3-slow-pext",
+        description: "other x86-64 CPUs with AVX2 and a slow PEXT",
+        vendors: &[],
+        families: ANY_FAMILY,
+        level: Level::X86V3,
+        fast_pext: Some(false),
+        choice: Choice::all(Avx2),
+        evidence: "not measured; as the AMD slow-PEXT class",
+        measured_on: &[],
+    },
+    ClassChoice {
+        name: "x86-64-v2",
+        description: "x86-64 CPUs with SSSE3 and SSE4.2, without AVX2",
+        vendors: &[],
+        families: ANY_FAMILY,
+        level: Level::X86V2,
+        fast_pext: None,
+        choice: Choice::all(Ssse3),
+        evidence: "not measured on such a CPU; ssse3 beat the scalar backends on Zen 3 in \
+                   throughput and batches",
+        measured_on: &[],
+    },
+    ClassChoice {
+        name: "aarch64",
+        description: "AArch64 (NEON is part of the architecture)",
+        vendors: &[],
+        families: ANY_FAMILY,
+        level: Level::Neon,
+        fast_pext: None,
+        choice: Choice::all(ScalarReverse),
+        evidence: "not timed (no ARM machine): instruction counts of the cross-compiled \
+                   kernels, see the README's Platforms table",
+        measured_on: &[],
+    },
+    ClassChoice {
+        name: "wasm32-simd128",
+        description: "WebAssembly built with +simd128",
+        vendors: &[],
+        families: ANY_FAMILY,
+        level: Level::Simd128,
+        fast_pext: None,
+        choice: Choice::all(ScalarRankTable),
+        evidence: "not timed: instruction counts of the compiled kernels",
+        measured_on: &[],
+    },
+    ClassChoice {
+        name: "baseline",
+        description: "any other CPU: portable code only",
+        vendors: &[],
+        families: ANY_FAMILY,
+        level: Level::Baseline,
+        fast_pext: None,
+        choice: Choice::all(ScalarRankTable),
+        evidence: "scalar-rank-table was the fastest portable backend on every CPU measured",
+        measured_on: &[],
+    },
+];
+
+/// The class of a CPU with `identity` and levels `has_level`.
+pub fn classify(identity: Identity, has_level: impl Fn(Level) -> bool) -> &'static ClassChoice {
+    CLASSES
+        .iter()
+        .find(|c| c.matches(identity, &has_level))
+        .expect("the baseline class matches every CPU")
+}
+
+/// The class of the running CPU.
+pub fn this_cpu() -> &'static ClassChoice {
+    classify(Identity::detect(), Level::is_detected)
+}
