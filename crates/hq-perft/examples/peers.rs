@@ -1,5 +1,6 @@
-//! Perft speed of every supported backend against the peers, measured in
-//! the same run on the same positions: cozy-chess's move generator with bulk
+//! Perft speed of `hq`'s choice (`auto`: what `perft --backend auto` runs)
+//! and of every supported backend against the peers, measured in the same
+//! run on the same positions: cozy-chess's move generator with bulk
 //! counting, shakmaty's `perft`, and Stockfish's `go perft` over UCI.
 //!
 //! ```text
@@ -16,9 +17,24 @@
 #[path = "../peers/mod.rs"]
 mod peers;
 
+use clap::Parser;
 use hq::{Backend, SliderAttacks, WithBackend};
 use hq_perft::{Position, perft};
 use std::time::Instant;
+
+/// Perft speed of every backend and the peers.
+#[derive(Parser)]
+struct Args {
+    /// Shallower workloads (start position d5, Kiwipete d4).
+    #[arg(long)]
+    quick: bool,
+    /// Runs per engine and workload; the fastest is kept.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u16).range(1..))]
+    repeat: u16,
+    /// Also print `csv,workload,engine,nodes,seconds,nps` lines.
+    #[arg(long)]
+    csv: bool,
+}
 
 /// A position, a depth and the known count.
 struct Workload {
@@ -88,23 +104,12 @@ fn best_of(
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let quick = args.iter().any(|a| a == "--quick");
-    let csv = args.iter().any(|a| a == "--csv");
-    let repeat = args
-        .iter()
-        .position(|a| a == "--repeat")
-        .and_then(|i| args.get(i + 1))
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(3usize)
-        .max(1);
-    let workloads = if quick { &QUICK } else { &FULL };
+    let args = Args::parse();
+    let (csv, repeat) = (args.csv, usize::from(args.repeat));
+    let workloads = if args.quick { &QUICK } else { &FULL };
 
-    let mut engines: Vec<String> = Backend::all()
-        .iter()
-        .filter(|b| b.is_supported())
-        .map(|b| format!("hq-perft/{}", b.name()))
-        .collect();
+    let mut engines: Vec<String> = vec!["hq-perft/auto".to_owned()];
+    engines.extend(Backend::supported().map(|b| format!("hq-perft/{}", b.name())));
     engines.extend(["cozy-chess 0.3", "shakmaty 0.30.1", "stockfish (go perft)"].map(String::from));
 
     let mut stockfish = peers::Stockfish::start()
@@ -115,15 +120,14 @@ fn main() {
     let mut failed = false;
     for w in workloads {
         let position = Position::from_fen(w.fen).expect("workload FENs are valid");
-        let mut results: Vec<Result<(u64, f64), String>> = Backend::all()
-            .iter()
-            .filter(|b| b.is_supported())
-            .map(|&b| {
-                best_of(repeat, || {
-                    hq::with_backend(b, TimedPerft(&position, w.depth)).map_err(|e| e.to_string())
-                })
+        let mut results = vec![best_of(repeat, || {
+            Ok(hq::with_active_backend(TimedPerft(&position, w.depth)))
+        })];
+        results.extend(Backend::supported().map(|b| {
+            best_of(repeat, || {
+                hq::with_backend(b, TimedPerft(&position, w.depth)).map_err(|e| e.to_string())
             })
-            .collect();
+        }));
         results.push(best_of(repeat, || peers::time_cozy(w.fen, w.depth)));
         results.push(best_of(repeat, || peers::time_shakmaty(w.fen, w.depth)));
         results.push(match stockfish.as_mut() {

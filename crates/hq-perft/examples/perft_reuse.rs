@@ -1,4 +1,4 @@
-//! The hit rate of attack-set reuse ([`hq_reverse::AttackReuse`]) on real
+//! The hit rate of attack-set reuse ([`hq_moves::AttackReuse`]) on real
 //! legal perft trees: the start position to depth 5 and Kiwipete to depth 4
 //! (`--quick`: 4 and 3), walked depth first in legal-move order.
 //!

@@ -1,4 +1,4 @@
-//! Attack-set reuse ([`hq_reverse::AttackReuse`]) measured on *legal* perft
+//! Attack-set reuse ([`hq_moves::AttackReuse`]) measured on *legal* perft
 //! trees, shared by `examples/perft_reuse.rs` and `tests/reuse.rs` (included
 //! with `#[path]`; hq-reverse is a dev-dependency here because hq-perft already
 //! reaches it through `hq`, so the other direction would be a cycle).
@@ -9,8 +9,8 @@
 
 use hq_core::piece::PieceKind;
 use hq_core::{Bitboard, SliderAttacks, Square};
+use hq_moves::{AttackReuse, ReuseStats};
 use hq_perft::Position;
-use hq_reverse::{AttackReuse, ReuseStats};
 
 /// Whose sliders a node asks attack sets for.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -1,7 +1,5 @@
-//! The perft-suite format, `FEN ;D1 n ;D2 n ...`, and where the shared
-//! suites live.
-
-use std::path::{Path, PathBuf};
+//! The perft-suite format, `FEN ;D1 n ;D2 n ...`, and the published suites
+//! this repository carries ([`Suite`]).
 
 /// One line of a perft suite: a FEN and the expected count per depth.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -71,33 +69,42 @@ pub fn parse_suite(text: &str) -> Result<Vec<EpdEntry>, String> {
         .collect()
 }
 
-/// Finds the shared perft folder (`shared/perft`, a sibling of the
-/// repository checkout) from `start` upward, if it exists.
-pub fn find_shared_perft_dir(start: &Path) -> Option<PathBuf> {
-    start
-        .ancestors()
-        .map(|dir| dir.join("shared").join("perft"))
-        .find(|dir| dir.is_dir())
+/// The published perft suites, part of this repository (`suites/`; where
+/// they come from and how they were checked: `suites/SOURCES.md`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Suite {
+    /// `standard.epd`: 85 positions, depths up to 7.
+    Standard,
+    /// `chess960.epd`: 967 Chess960 positions, depths up to 6.
+    Chess960,
 }
 
-/// Reads the suite `name` (for example `"standard.epd"`) from the shared
-/// perft folder found from `start` upward.
-///
-/// `Ok(None)` when the folder or the file is absent (callers print SKIPPED).
-///
-/// # Errors
-///
-/// If the file exists but cannot be read or parsed.
-pub fn load_shared_suite(start: &Path, name: &str) -> Result<Option<Vec<EpdEntry>>, String> {
-    let Some(dir) = find_shared_perft_dir(start) else {
-        return Ok(None);
-    };
-    let path = dir.join(name);
-    if !path.is_file() {
-        return Ok(None);
+impl Suite {
+    /// Both suites.
+    pub const ALL: [Suite; 2] = [Suite::Standard, Suite::Chess960];
+
+    /// The file name.
+    pub const fn file_name(self) -> &'static str {
+        match self {
+            Suite::Standard => "standard.epd",
+            Suite::Chess960 => "chess960.epd",
+        }
     }
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    parse_suite(&text)
-        .map(Some)
-        .map_err(|e| format!("{}: {e}", path.display()))
+
+    /// The file's text (compiled in, so tests on emulated CPUs have it too).
+    pub const fn text(self) -> &'static str {
+        match self {
+            Suite::Standard => include_str!("../suites/standard.epd"),
+            Suite::Chess960 => include_str!("../suites/chess960.epd"),
+        }
+    }
+
+    /// The parsed entries.
+    ///
+    /// # Panics
+    ///
+    /// If the committed file does not parse (a test checks it does).
+    pub fn entries(self) -> Vec<EpdEntry> {
+        parse_suite(self.text()).unwrap_or_else(|e| panic!("{}: {e}", self.file_name()))
+    }
 }

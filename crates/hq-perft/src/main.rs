@@ -6,79 +6,59 @@
 //!
 //! Prints the node count, the time and nodes per second (and with
 //! `--divide`, each root move with its count first, as `e2e4: 20`).
+//! `--backend auto` (the default) runs on `hq`'s choice for this CPU
+//! ([`hq::with_active_backend`]).
 
+use clap::Parser;
 use hq::{Backend, SliderAttacks, WithBackend};
 use hq_perft::{Position, divide, divide_parallel, perft_parallel};
 use std::process::ExitCode;
 use std::time::Instant;
 
-const USAGE: &str =
-    "usage: perft --fen \"FEN\"|startpos --depth N [--backend NAME|auto] [--threads N] [--divide]";
-
-/// The parsed command line.
+/// Count the leaves of the legal move tree of a position.
+#[derive(Parser)]
+#[command(version, about)]
 struct Args {
-    position: Position,
+    /// The position: a FEN (X-FEN and Shredder-FEN castling accepted) or `startpos`.
+    #[arg(long, value_parser = parse_position)]
+    fen: Position,
+    /// Plies to search.
+    #[arg(long)]
     depth: u32,
-    backend: Backend,
-    threads: usize,
+    /// A backend name, or `auto` for hq's choice on this CPU.
+    #[arg(long, default_value = "auto", value_parser = parse_backend)]
+    backend: Which,
+    /// Threads (root moves shared out).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    threads: u16,
+    /// Print each root move with its count.
+    #[arg(long)]
     divide: bool,
 }
 
-fn parse_args(args: &[String]) -> Result<Args, String> {
-    let mut fen = None;
-    let mut depth = None;
-    let mut backend = "auto".to_string();
-    let mut threads = 1usize;
-    let mut divide = false;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |name: &str| {
-            it.next()
-                .cloned()
-                .ok_or_else(|| format!("{name} needs a value\n{USAGE}"))
-        };
-        match arg.as_str() {
-            "--fen" => fen = Some(value("--fen")?),
-            "--depth" => {
-                let v = value("--depth")?;
-                depth = Some(
-                    v.parse::<u32>()
-                        .map_err(|_| format!("--depth {v:?} is not a number"))?,
-                );
-            }
-            "--backend" => backend = value("--backend")?,
-            "--threads" => {
-                let v = value("--threads")?;
-                threads = v
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|&n| n >= 1)
-                    .ok_or_else(|| format!("--threads {v:?} is not a number >= 1"))?;
-            }
-            "--divide" => divide = true,
-            "-h" | "--help" => return Err(USAGE.to_string()),
-            other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
-        }
+fn parse_position(text: &str) -> Result<Position, String> {
+    if text == "startpos" {
+        Ok(Position::startpos())
+    } else {
+        Position::from_fen(text).map_err(|e| e.to_string())
     }
-    let fen = fen.ok_or_else(|| format!("--fen is required\n{USAGE}"))?;
-    let position = if fen == "startpos" {
-        Position::startpos()
+}
+
+/// `--backend`: hq's choice, or one backend.
+#[derive(Clone, Copy)]
+enum Which {
+    Auto,
+    Named(Backend),
+}
+
+fn parse_backend(text: &str) -> Result<Which, String> {
+    if text.eq_ignore_ascii_case("auto") {
+        Ok(Which::Auto)
     } else {
-        Position::from_fen(&fen).map_err(|e| format!("bad --fen: {e}"))?
-    };
-    let depth = depth.ok_or_else(|| format!("--depth is required\n{USAGE}"))?;
-    let backend = if backend == "auto" {
-        Backend::detected()
-    } else {
-        Backend::from_name(&backend).map_err(|e| e.to_string())?
-    };
-    Ok(Args {
-        position,
-        depth,
-        backend,
-        threads,
-        divide,
-    })
+        Backend::from_name(text)
+            .map(Which::Named)
+            .map_err(|e| e.to_string())
+    }
 }
 
 /// The run, monomorphized for the chosen backend.
@@ -88,20 +68,21 @@ impl WithBackend for Run<'_> {
     type Output = Result<u64, String>;
     fn run<B: SliderAttacks>(self, token: B) -> Result<u64, String> {
         let args = self.0;
+        let threads = usize::from(args.threads);
         if !args.divide {
-            return perft_parallel(&args.position, args.depth, token, args.threads)
+            return perft_parallel(&args.fen, args.depth, token, threads)
                 .map_err(|e| e.to_string());
         }
-        let counts = if args.threads > 1 {
+        let counts = if threads > 1 {
             let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(args.threads)
+                .num_threads(threads)
                 .build()
                 .map_err(|e| e.to_string())?;
-            pool.install(|| divide_parallel(&args.position, args.depth, token))
+            pool.install(|| divide_parallel(&args.fen, args.depth, token))
         } else {
-            divide(&args.position, args.depth, token)
+            divide(&args.fen, args.depth, token)
         };
-        let chess960 = args.position.is_chess960();
+        let chess960 = args.fen.is_chess960();
         for (mv, n) in &counts {
             println!("{}: {n}", mv.uci(chess960));
         }
@@ -111,28 +92,29 @@ impl WithBackend for Run<'_> {
 }
 
 fn main() -> ExitCode {
-    let argv: Vec<String> = std::env::args().skip(1).collect();
-    let args = match parse_args(&argv) {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(2);
-        }
+    let args = Args::parse();
+    let backend = match args.backend {
+        Which::Named(b) => b.name().to_owned(),
+        Which::Auto => match hq::init() {
+            Ok(s) => format!("auto ({})", s.choice.single),
+            Err(e) => {
+                eprintln!("perft: {e}");
+                return ExitCode::FAILURE;
+            }
+        },
     };
     println!(
-        "backend: {}  threads: {}  depth: {}",
-        args.backend.name(),
-        args.threads,
-        args.depth
+        "backend: {backend}  threads: {}  depth: {}",
+        args.threads, args.depth
     );
-    println!("fen: {}", args.position);
+    println!("fen: {}", args.fen);
     let start = Instant::now();
-    let nodes = match hq::with_backend(args.backend, Run(&args)) {
-        Ok(Ok(n)) => n,
-        Ok(Err(e)) => {
-            eprintln!("perft: {e}");
-            return ExitCode::FAILURE;
-        }
+    let result = match args.backend {
+        Which::Named(b) => hq::with_backend(b, Run(&args)).map_err(|e| e.to_string()),
+        Which::Auto => Ok(hq::with_active_backend(Run(&args))),
+    };
+    let nodes = match result.and_then(|r| r) {
+        Ok(n) => n,
         Err(e) => {
             eprintln!("perft: {e}");
             return ExitCode::FAILURE;

@@ -5,49 +5,29 @@ use crate::board::{BISHOP, Board, CastlingRules, KNIGHT, PAWN, QUEEN, ROOK};
 use crate::movegen::{CountSink, Sink, generate_any};
 use crate::{Move, MoveList, Position};
 use hq_core::SliderAttacks;
+use hq_core::cpu::{Compiled, WithLevel, compiled_for};
 use rayon::prelude::*;
 
-/// Which build of the recursion runs: the portable one, or one compiled
-/// with more instructions (x86-64 only, entered after run-time detection).
-const PORTABLE: u8 = 0;
-/// POPCNT and SSE4.2 (x86-64-v2): bulk counting is popcount-bound, and the
-/// portable x86-64 baseline has no POPCNT instruction.
-#[cfg(target_arch = "x86_64")]
-const V2: u8 = 2;
-/// AVX2, BMI1/2, LZCNT, POPCNT (x86-64-v3): also lets the compiler inline
-/// the kernels of backends that need at most these (the AVX2 and SSSE3 ones)
-/// into the generator, which it may not do into code built without them.
-#[cfg(target_arch = "x86_64")]
-const V3: u8 = 3;
-
 /// Recurses into every move it receives.
-struct RecurseSink<'a, B, const BUILD: u8> {
+struct RecurseSink<'a, B, C> {
     board: &'a Board,
     rules: &'a CastlingRules,
     token: B,
+    /// The level the recursion is compiled for.
+    level: C,
     /// Depth left below the children.
     depth: u32,
     nodes: u64,
 }
 
-impl<B: SliderAttacks, const BUILD: u8> RecurseSink<'_, B, BUILD> {
+impl<B: SliderAttacks, C: Compiled> RecurseSink<'_, B, C> {
     #[inline(always)]
     fn visit(&mut self, child: &Board) {
-        let (rules, token, depth) = (self.rules, self.token, self.depth);
-        self.nodes += match BUILD {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: a V3 sink only exists inside `perft_v3`, which is only
-            // entered after `perft_board` detected every feature it enables.
-            V3 => unsafe { perft_v3(child, rules, token, depth) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: as above, for `perft_v2` and its features.
-            V2 => unsafe { perft_v2(child, rules, token, depth) },
-            _ => perft_portable(child, rules, token, depth),
-        };
+        self.nodes += perft_at(child, self.rules, self.token, self.level, self.depth);
     }
 }
 
-impl<B: SliderAttacks, const BUILD: u8> Sink for RecurseSink<'_, B, BUILD> {
+impl<B: SliderAttacks, C: Compiled> Sink for RecurseSink<'_, B, C> {
     #[inline(always)]
     fn piece(&mut self, kind: usize, from: u8, mut targets: u64) {
         while targets != 0 {
@@ -104,85 +84,54 @@ fn count_moves<B: SliderAttacks>(board: &Board, rules: &CastlingRules, token: B)
     sink.0
 }
 
-/// Perft of a board; depth 1 is a bulk count, never a make. Inlined into
-/// each build below, which recurses into itself through its sink.
-#[inline(always)]
-fn perft_body<B: SliderAttacks, const BUILD: u8>(
+/// Perft of a board, the recursion compiled for `level`: each node is one
+/// call into a `#[target_feature]` function of the level, with the
+/// generator, the kernels and the bulk counting inlined into it (popcount
+/// bound at the last ply: the portable x86-64 baseline has no POPCNT).
+/// Depth 1 is a bulk count, never a make.
+fn perft_at<B: SliderAttacks, C: Compiled>(
     board: &Board,
     rules: &CastlingRules,
     token: B,
+    level: C,
     depth: u32,
 ) -> u64 {
-    match depth {
-        0 => 1,
-        1 => count_moves(board, rules, token),
-        _ => {
-            let mut sink = RecurseSink::<B, BUILD> {
-                board,
-                rules,
-                token,
-                depth: depth - 1,
-                nodes: 0,
-            };
-            generate_any(board, rules, token, &mut sink);
-            sink.nodes
-        }
-    }
+    level.run(
+        #[inline(always)]
+        || match depth {
+            0 => 1,
+            1 => count_moves(board, rules, token),
+            _ => {
+                let mut sink = RecurseSink {
+                    board,
+                    rules,
+                    token,
+                    level,
+                    depth: depth - 1,
+                    nodes: 0,
+                };
+                generate_any(board, rules, token, &mut sink);
+                sink.nodes
+            }
+        },
+    )
 }
 
-/// The recursion for any CPU.
-fn perft_portable<B: SliderAttacks>(
-    board: &Board,
-    rules: &CastlingRules,
-    token: B,
-    depth: u32,
-) -> u64 {
-    perft_body::<B, PORTABLE>(board, rules, token, depth)
-}
-
-/// The recursion built for x86-64-v2 (see [`V2`]).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt,sse3,ssse3,sse4.1,sse4.2")]
-fn perft_v2<B: SliderAttacks>(board: &Board, rules: &CastlingRules, token: B, depth: u32) -> u64 {
-    perft_body::<B, V2>(board, rules, token, depth)
-}
-
-/// The recursion built for x86-64-v3 (see [`V3`]).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt,fma")]
-fn perft_v3<B: SliderAttacks>(board: &Board, rules: &CastlingRules, token: B, depth: u32) -> u64 {
-    perft_body::<B, V3>(board, rules, token, depth)
-}
-
-/// Runs the best build of the recursion this CPU supports.
+/// Runs the recursion at the level jobs for `token`'s backend run at.
 fn perft_board<B: SliderAttacks>(
     board: &Board,
     rules: &CastlingRules,
     token: B,
     depth: u32,
 ) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::is_x86_feature_detected as has;
-        let v2 =
-            has!("popcnt") && has!("sse3") && has!("ssse3") && has!("sse4.1") && has!("sse4.2");
-        if v2
-            && has!("avx")
-            && has!("avx2")
-            && has!("bmi1")
-            && has!("bmi2")
-            && has!("lzcnt")
-            && has!("fma")
-        {
-            // SAFETY: every feature `perft_v3` enables was just detected.
-            return unsafe { perft_v3(board, rules, token, depth) };
-        }
-        if v2 {
-            // SAFETY: every feature `perft_v2` enables was just detected.
-            return unsafe { perft_v2(board, rules, token, depth) };
+    struct Job<'a, B>(&'a Board, &'a CastlingRules, B, u32);
+    impl<B: SliderAttacks> WithLevel for Job<'_, B> {
+        type Output = u64;
+        fn run<C: Compiled>(self, level: C) -> u64 {
+            perft_at(self.0, self.1, self.2, level, self.3)
         }
     }
-    perft_portable(board, rules, token, depth)
+    compiled_for(token, Job(board, rules, token, depth))
 }
 
 /// The number of leaves of the legal move tree of `position`, `depth` plies
@@ -264,8 +213,8 @@ pub fn perft_parallel<B: SliderAttacks>(
 mod tests {
     use super::*;
 
-    /// The portable build is not what runs on a CPU with x86-64-v2 or v3,
-    /// so it is checked here directly.
+    /// The portable build is not what runs on a CPU with x86-64-v3, so it is
+    /// checked here directly.
     #[test]
     fn portable_build_counts_right() {
         let token = hq_scalar::ScalarRankTable::new().expect("portable backend");
@@ -290,7 +239,13 @@ mod tests {
         ] {
             let p = Position::from_fen(fen).expect("valid FEN");
             assert_eq!(
-                perft_portable(&p.board, &p.rules, token, depth),
+                perft_at(
+                    &p.board,
+                    &p.rules,
+                    token,
+                    hq_core::cpu::at::Baseline::new(),
+                    depth
+                ),
                 expected,
                 "{fen}"
             );

@@ -6,8 +6,8 @@
 mod reuse;
 
 use hq_core::{Bitboard, SliderAttacks, Square, reference};
+use hq_moves::{AttackReuse, ReuseStats, SliderKind};
 use hq_perft::{Position, perft};
-use hq_reverse::{AttackReuse, ReuseStats, SliderKind};
 use reuse::{Observed, Sides, measure, node_sliders, visit_tree};
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
@@ -81,7 +81,7 @@ fn every_reused_attack_set_is_the_oracles() {
             visit_tree(&position, DEPTH, token, &mut |node, _| {
                 let s = node_sliders(node, sides);
                 let occ = s.occupancy.0;
-                let reversed = hq_reverse::reverse(occ);
+                let reversed = occ.reverse_bits();
                 let lookups = s
                     .orthogonal
                     .into_iter()

@@ -1,28 +1,12 @@
-//! The shared perft suites (`../shared/perft/*.epd`) on every backend this
+//! The perft suites (`suites/*.epd`, compiled in) on every backend this
 //! machine supports, to depths that keep CI short: deeper for fast backends,
 //! shallower for slow (emulated) ones, never below depth 3 for standard.epd.
 //! `cargo xtask perft-suite` runs every depth.
 
 use hq::{Backend, SliderAttacks, WithBackend};
-use hq_perft::epd::{EpdEntry, load_shared_suite};
+use hq_perft::epd::{EpdEntry, Suite};
 use hq_perft::{Position, divide, perft, perft_parallel};
-use std::path::Path;
 use std::time::Instant;
-
-/// Loads a shared suite, or prints SKIPPED and returns `None` if absent.
-fn suite(name: &str) -> Option<Vec<EpdEntry>> {
-    match load_shared_suite(Path::new(env!("CARGO_MANIFEST_DIR")), name) {
-        Ok(Some(entries)) => Some(entries),
-        Ok(None) => {
-            println!(
-                "SKIPPED: shared/perft/{name} not found above {} (it is a sibling of the checkout)",
-                env!("CARGO_MANIFEST_DIR")
-            );
-            None
-        }
-        Err(e) => panic!("cannot read the shared suite: {e}"),
-    }
-}
 
 /// One position to check at one depth.
 struct Case<'a> {
@@ -90,12 +74,8 @@ const FAST_NPS: f64 = 60e6;
 fn check_every_backend<'a>(suite_name: &str, select: impl Fn(bool) -> Vec<Case<'a>>) {
     let mut failures = Vec::new();
     for &backend in Backend::all() {
-        if !backend.is_supported() {
-            println!(
-                "SKIPPED {suite_name} on {}: CPU lacks {:?}",
-                backend.name(),
-                backend.missing_features()
-            );
+        if let Err(e) = backend.check_supported() {
+            println!("SKIPPED {suite_name} on {}: {e}", backend.name());
             continue;
         }
         let nps = hq::with_backend(backend, Calibrate).expect("supported backend");
@@ -142,9 +122,7 @@ fn depth_within(entry: &EpdEntry, budget: u64, min: u32) -> u32 {
 
 #[test]
 fn standard_suite_on_every_backend() {
-    let Some(entries) = suite("standard.epd") else {
-        return;
-    };
+    let entries = Suite::Standard.entries();
     assert_eq!(entries.len(), 85, "standard.epd should have 85 positions");
     check_every_backend("standard.epd", |fast| {
         let budget = if fast { 10_000_000 } else { 200_000 };
@@ -162,9 +140,7 @@ fn standard_suite_on_every_backend() {
 
 #[test]
 fn chess960_suite_on_every_backend() {
-    let Some(entries) = suite("chess960.epd") else {
-        return;
-    };
+    let entries = Suite::Chess960.entries();
     assert_eq!(entries.len(), 967, "chess960.epd should have 967 positions");
     check_every_backend("chess960.epd", |fast| {
         let mut cases = Vec::new();
@@ -193,8 +169,8 @@ fn chess960_suite_on_every_backend() {
 fn divide_and_threads_agree_with_perft() {
     let token = hq::backends::ScalarRankTable::new().expect("portable backend");
     let mut checked = 0;
-    for name in ["standard.epd", "chess960.epd"] {
-        let Some(entries) = suite(name) else { continue };
+    for suite in Suite::ALL {
+        let (name, entries) = (suite.file_name(), suite.entries());
         for (i, entry) in entries.iter().enumerate() {
             let position = Position::from_fen(&entry.fen).expect("suite FENs are valid");
             let expected = entry.expected(3).expect("every line has D3");
