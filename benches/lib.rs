@@ -7,16 +7,17 @@
 //! sink that is passed to `black_box`.
 //!
 //! Everything that is measured implements [`Lookup`]: the backends of `hq`
-//! ([`Ours`]), the facade's free functions ([`Facade`]), the reference points
-//! ([`reference::Pext`], [`reference::KoggeStone`]) and, in the bench targets
-//! (they are dev-dependencies), the peer crates. [`runner::Bench`] checks each
-//! one against the oracle `hq::reference` and times every workload of
+//! ([`Ours`], compiled for each backend's instruction set), the facade's free
+//! functions ([`Facade`]), a loop under `hq::with_active_backend` ([`Job`]),
+//! the reference methods ([`reference`]) and, in the bench targets (they are
+//! dev-dependencies), the peer crates. [`runner::Bench`] checks each one
+//! against the oracle `hq::reference` and times every workload of
 //! [`Workload`] with criterion.
 
 pub mod reference;
 pub mod runner;
 
-use hq::{Bitboard, SliderAttacks, Square};
+use hq::{Bitboard, SliderAttacks, Square, WithBackend};
 
 /// How many (square, occupancy) pairs one benchmark iteration walks through.
 pub const INPUTS: usize = 4096;
@@ -48,18 +49,77 @@ pub struct Input {
     pub occupancy: Bitboard,
     /// A random word of the cache-pressure buffer, read beside this lookup.
     pub tt_index: u32,
+    /// Slider sets for the set-wise workloads, each a subset of the
+    /// occupancy, by [`Crowd`]: 1-2, 4-6 and 10-14 sliders.
+    pub sliders: [Bitboard; 3],
 }
 
-/// [`INPUTS`] pairs from the fixed seed.
+/// The lowest `n` squares of `bb`.
+fn lowest(bb: u64, n: u32) -> u64 {
+    let mut rest = bb;
+    for _ in 0..n {
+        rest &= rest.wrapping_sub(1);
+    }
+    bb & !rest
+}
+
+/// [`INPUTS`] inputs from the fixed seed.
 pub fn inputs() -> Vec<Input> {
     let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
     (0..INPUTS)
-        .map(|_| Input {
-            square: Square::from_index_masked(rng.next_u64() as u8),
-            occupancy: Bitboard(rng.next_u64() & rng.next_u64()),
-            tt_index: (rng.next_u64() % TT_WORDS as u64) as u32,
+        .map(|_| {
+            let square = Square::from_index_masked(rng.next_u64() as u8);
+            // About 25 % dense, and at least 14 squares so that every crowd fits.
+            let occupancy = loop {
+                let occ = rng.next_u64() & rng.next_u64();
+                if occ.count_ones() >= 14 {
+                    break occ;
+                }
+            };
+            let tt_index = (rng.next_u64() % TT_WORDS as u64) as u32;
+            // The sliders are spread over the occupancy: its squares, rotated
+            // by a random amount, then the lowest n of them.
+            let spread = |n: u32, shift: u64| {
+                lowest(occupancy.rotate_right(shift as u32 & 63), n).rotate_left(shift as u32 & 63)
+            };
+            let sliders = Crowd::ALL.map(|crowd| {
+                let (lo, hi) = crowd.range();
+                let n = lo + (rng.next_u64() % u64::from(hi - lo + 1)) as u32;
+                Bitboard(spread(n, rng.next_u64()))
+            });
+            Input {
+                square,
+                occupancy: Bitboard(occupancy),
+                tt_index,
+                sliders,
+            }
         })
         .collect()
+}
+
+/// How many sliders a set-wise call unites.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Crowd {
+    /// 1 or 2 sliders (the queens of a side, a pair of rooks).
+    Few,
+    /// 4 to 6 (all rook and queen lines of both sides, say).
+    Typical,
+    /// 10 to 14 (many sliders: a stress case, and where set-wise kernels pay).
+    Many,
+}
+
+impl Crowd {
+    /// All three.
+    pub const ALL: [Crowd; 3] = [Crowd::Few, Crowd::Typical, Crowd::Many];
+
+    /// The inclusive range of slider counts.
+    pub const fn range(self) -> (u32, u32) {
+        match self {
+            Crowd::Few => (1, 2),
+            Crowd::Typical => (4, 6),
+            Crowd::Many => (10, 14),
+        }
+    }
 }
 
 /// The 64 MiB buffer the cache-pressure workload reads, filled with random
@@ -159,9 +219,9 @@ pub enum Workload {
     Latency,
     /// The batch entry point: all 64 squares over one occupancy per call.
     Batch,
-    /// The set-wise entry point: the union of the attacks of a slider set,
-    /// one call per input (counted as one lookup).
-    Setwise,
+    /// The set-wise entry point: the union of the attacks of a slider set of
+    /// the given crowd, one call per input (counted as one lookup).
+    Setwise(Crowd),
     /// Throughput interleaved with one random read of a 64 MiB buffer per
     /// lookup, as transposition-table probes cause in an engine.
     Cache,
@@ -169,11 +229,13 @@ pub enum Workload {
 
 impl Workload {
     /// Every workload, in table order.
-    pub const ALL: [Workload; 5] = [
+    pub const ALL: [Workload; 7] = [
         Workload::Throughput,
         Workload::Latency,
         Workload::Batch,
-        Workload::Setwise,
+        Workload::Setwise(Crowd::Few),
+        Workload::Setwise(Crowd::Typical),
+        Workload::Setwise(Crowd::Many),
         Workload::Cache,
     ];
 
@@ -183,7 +245,9 @@ impl Workload {
             Workload::Throughput => "throughput",
             Workload::Latency => "latency",
             Workload::Batch => "batch",
-            Workload::Setwise => "setwise",
+            Workload::Setwise(Crowd::Few) => "setwise-few",
+            Workload::Setwise(Crowd::Typical) => "setwise-typical",
+            Workload::Setwise(Crowd::Many) => "setwise-many",
             Workload::Cache => "cache",
         }
     }
@@ -233,11 +297,22 @@ pub trait Lookup: Copy + 'static {
         }
     }
 
-    /// One benchmark iteration of `workload` (one non-inlined function per
-    /// implementation; override it to compile the loops with target features).
+    /// One iteration of a single-lookup workload (throughput, latency,
+    /// cache pressure): a function of its own per implementation, so that
+    /// `cargo xtask bench-matrix` can find these loops in the binary and check
+    /// that they stayed one lookup at a time. Override it (with
+    /// [`run_single_inline`]) to compile the loops with target features.
     #[inline(never)]
-    fn run(self, workload: Workload, piece: Piece, data: &Data) -> u64 {
-        run_inline(self, workload, piece, data)
+    fn run_single(self, workload: Workload, piece: Piece, data: &Data) -> u64 {
+        run_single_inline(self, workload, piece, data)
+    }
+
+    /// One iteration of an entry-point workload (batch, set-wise): these call
+    /// the implementation's own batch or set-wise entry point, which may use
+    /// vector code over the squares or sliders of one call.
+    #[inline(never)]
+    fn run_calls(self, workload: Workload, piece: Piece, data: &Data) -> u64 {
+        run_calls_inline(self, workload, piece, data)
     }
 }
 
@@ -249,10 +324,31 @@ pub fn lookups_per_iteration(workload: Workload) -> usize {
     }
 }
 
-/// The workload loops, inlined into the caller so that the caller's target
-/// features apply to the lookups too.
+/// Whether `workload` times single lookups (one call per input, as an
+/// engine's move generator makes them) rather than an entry point's calls.
+pub fn is_single_lookup(workload: Workload) -> bool {
+    !matches!(workload, Workload::Batch | Workload::Setwise(_))
+}
+
+/// One iteration of `workload`, through [`Lookup::run_single`] or
+/// [`Lookup::run_calls`].
+pub fn run<L: Lookup>(lookup: L, workload: Workload, piece: Piece, data: &Data) -> u64 {
+    if is_single_lookup(workload) {
+        lookup.run_single(workload, piece, data)
+    } else {
+        lookup.run_calls(workload, piece, data)
+    }
+}
+
+/// The single-lookup workload loops, inlined into the caller so that the
+/// caller's target features apply to the lookups too.
 #[inline(always)]
-pub fn run_inline<L: Lookup>(lookup: L, workload: Workload, piece: Piece, data: &Data) -> u64 {
+pub fn run_single_inline<L: Lookup>(
+    lookup: L,
+    workload: Workload,
+    piece: Piece,
+    data: &Data,
+) -> u64 {
     match (workload, piece) {
         (Workload::Throughput, Piece::Rook) => throughput(data, |s, o| lookup.rook(s, o)),
         (Workload::Throughput, Piece::Bishop) => throughput(data, |s, o| lookup.bishop(s, o)),
@@ -263,17 +359,72 @@ pub fn run_inline<L: Lookup>(lookup: L, workload: Workload, piece: Piece, data: 
         (Workload::Cache, Piece::Rook) => cache(data, |s, o| lookup.rook(s, o)),
         (Workload::Cache, Piece::Bishop) => cache(data, |s, o| lookup.bishop(s, o)),
         (Workload::Cache, Piece::Queen) => cache(data, |s, o| lookup.queen(s, o)),
-        (Workload::Batch, piece) => batch(data, |sq, o, out| lookup.batch(piece, sq, o, out)),
-        (Workload::Setwise, piece) => setwise(data, |s, o| lookup.setwise(piece, s, o)),
+        (Workload::Batch | Workload::Setwise(_), _) => {
+            panic!("{workload:?} is not a single-lookup workload")
+        }
+    }
+}
+
+/// The entry-point workload loops (batch, set-wise), inlined into the caller.
+#[inline(always)]
+pub fn run_calls_inline<L: Lookup>(
+    lookup: L,
+    workload: Workload,
+    piece: Piece,
+    data: &Data,
+) -> u64 {
+    match workload {
+        Workload::Batch => batch(data, |sq, o, out| lookup.batch(piece, sq, o, out)),
+        Workload::Setwise(crowd) => setwise(data, crowd, |s, o| lookup.setwise(piece, s, o)),
+        _ => panic!("{workload:?} is a single-lookup workload"),
+    }
+}
+
+/// The input as the lookup sees it: passed through an empty `asm!` that the
+/// optimizer must assume changes both values. That costs no instruction, but
+/// the compiler can no longer batch lookups across inputs: LLVM's vectorizers
+/// cannot widen an inline-assembly statement, so a loop over inputs stays one
+/// lookup per iteration (no gathers for table methods, no SIMD-across-inputs
+/// for table-free ones), as an engine's move generator calls them. Without
+/// it a `-C target-cpu=native` build turned the throughput loops into
+/// `vpgather` code (issue 13).
+#[inline(always)]
+pub fn opaque_input(input: &Input) -> Input {
+    let mut occupancy = input.occupancy.0;
+    let mut index = input.square as u64;
+    let mut tt_index = u64::from(input.tt_index);
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    // SAFETY: the template is only a comment naming the registers: no
+    // instruction runs, no memory is touched, all come back unchanged.
+    unsafe {
+        core::arch::asm!(
+            "/* {occupancy} {index} {tt_index} */",
+            occupancy = inout(reg) occupancy,
+            index = inout(reg) index,
+            tt_index = inout(reg) tt_index,
+            options(pure, nomem, nostack, preserves_flags)
+        );
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        (occupancy, index, tt_index) = std::hint::black_box((occupancy, index, tt_index));
+    }
+    // The values are the input's own, unchanged (see above): in range.
+    Input {
+        square: Square::from_index_masked(index as u8),
+        occupancy: Bitboard(occupancy),
+        tt_index: tt_index as u32,
+        sliders: input.sliders,
     }
 }
 
 /// Throughput: independent lookups, xor-folded.
 #[inline(always)]
 fn throughput(data: &Data, f: impl Fn(Square, Bitboard) -> Bitboard) -> u64 {
-    data.inputs
-        .iter()
-        .fold(0, |acc, i| acc ^ f(i.square, i.occupancy).0)
+    data.inputs.iter().fold(0, |acc, i| {
+        let i = opaque_input(i);
+        acc ^ f(i.square, i.occupancy).0
+    })
 }
 
 /// The square of the result that feeds the next occupancy in the latency
@@ -288,6 +439,7 @@ const CHAIN_BIT: u64 = 1 << 28;
 fn latency(data: &Data, f: impl Fn(Square, Bitboard) -> Bitboard) -> u64 {
     let mut previous = 0u64;
     for i in &data.inputs {
+        let i = opaque_input(i);
         let occ = Bitboard(i.occupancy.0 ^ (previous & CHAIN_BIT));
         previous = f(i.square, occ).0;
     }
@@ -300,6 +452,7 @@ fn latency(data: &Data, f: impl Fn(Square, Bitboard) -> Bitboard) -> u64 {
 #[inline(always)]
 fn cache(data: &Data, f: impl Fn(Square, Bitboard) -> Bitboard) -> u64 {
     data.inputs.iter().fold(0, |acc, i| {
+        let i = opaque_input(i);
         acc ^ f(i.square, i.occupancy).0 ^ data.tt.read(i.tt_index)
     })
 }
@@ -316,23 +469,18 @@ fn batch(data: &Data, f: impl Fn(&[Square], Bitboard, &mut [Bitboard])) -> u64 {
     sink
 }
 
-/// The slider set of an input for the set-wise workload: a random subset of
-/// the occupancy (about 3 % of the board, two sliders on average).
+/// Set-wise: the union of the attacks of a slider set of `crowd` per input.
 #[inline(always)]
-pub fn setwise_sliders(occupancy: Bitboard) -> Bitboard {
-    Bitboard(occupancy.0 & occupancy.0.rotate_left(23) & occupancy.0.rotate_left(41))
-}
-
-/// Set-wise: the union of attacks of a slider set per input.
-#[inline(always)]
-fn setwise(data: &Data, f: impl Fn(Bitboard, Bitboard) -> Bitboard) -> u64 {
+fn setwise(data: &Data, crowd: Crowd, f: impl Fn(Bitboard, Bitboard) -> Bitboard) -> u64 {
     data.inputs.iter().fold(0, |acc, i| {
-        acc ^ f(setwise_sliders(i.occupancy), i.occupancy).0
+        let i = opaque_input(i);
+        acc ^ f(i.sliders[crowd as usize], i.occupancy).0
     })
 }
 
-/// A backend of `hq`, called through its token (monomorphized: what
-/// [`hq::with_backend`] gives engine code).
+/// A backend of `hq`, called through its token (monomorphized) inside a
+/// function compiled for the backend's instruction set: what
+/// [`hq::with_backend`] gives engine code.
 #[derive(Clone, Copy, Debug)]
 pub struct Ours<B>(pub B);
 
@@ -367,6 +515,102 @@ impl<B: SliderAttacks> Lookup for Ours<B> {
             Piece::Bishop => self.0.bishop_attacks_setwise(sliders, occ),
             Piece::Queen => self.0.queen_attacks_setwise(sliders, occ),
         }
+    }
+    #[inline(never)]
+    fn run_single(self, workload: Workload, piece: Piece, data: &Data) -> u64 {
+        self.0.run_compiled(
+            #[inline(always)]
+            |t| run_single_inline(Ours(t), workload, piece, data),
+        )
+    }
+    #[inline(never)]
+    fn run_calls(self, workload: Workload, piece: Piece, data: &Data) -> u64 {
+        self.0.run_compiled(
+            #[inline(always)]
+            |t| run_calls_inline(Ours(t), workload, piece, data),
+        )
+    }
+}
+
+/// A loop under [`hq::with_active_backend`]: the way an engine should call
+/// `hq` (each entry point from the backend chosen for it, every lookup
+/// inlined, the loop compiled for the backends' instruction set).
+#[derive(Clone, Copy, Debug)]
+pub struct Job;
+
+/// One workload iteration, as the job `hq` runs ([`Job`]).
+struct SingleLookupLoop<'a>(Workload, Piece, &'a Data);
+
+impl WithBackend for SingleLookupLoop<'_> {
+    type Output = u64;
+    #[inline(always)]
+    fn run<B: SliderAttacks>(self, token: B) -> u64 {
+        run_single_inline(Ours(token), self.0, self.1, self.2)
+    }
+}
+
+/// An entry-point workload iteration as a job.
+struct CallsLoop<'a>(Workload, Piece, &'a Data);
+
+impl WithBackend for CallsLoop<'_> {
+    type Output = u64;
+    #[inline(always)]
+    fn run<B: SliderAttacks>(self, token: B) -> u64 {
+        run_calls_inline(Ours(token), self.0, self.1, self.2)
+    }
+}
+
+/// One lookup as a job (for the oracle check of [`Job`], not timed).
+struct OneLookup(Piece, Square, Bitboard);
+
+impl WithBackend for OneLookup {
+    type Output = Bitboard;
+    #[inline(always)]
+    fn run<B: SliderAttacks>(self, token: B) -> Bitboard {
+        Ours(token).attacks(self.0, self.1, self.2)
+    }
+}
+
+impl Lookup for Job {
+    const HAS_BATCH: bool = true;
+    const HAS_SETWISE: bool = true;
+
+    fn rook(self, sq: Square, occ: Bitboard) -> Bitboard {
+        hq::with_active_backend(OneLookup(Piece::Rook, sq, occ))
+    }
+    fn bishop(self, sq: Square, occ: Bitboard) -> Bitboard {
+        hq::with_active_backend(OneLookup(Piece::Bishop, sq, occ))
+    }
+    fn queen(self, sq: Square, occ: Bitboard) -> Bitboard {
+        hq::with_active_backend(OneLookup(Piece::Queen, sq, occ))
+    }
+    fn batch(self, piece: Piece, squares: &[Square], occ: Bitboard, out: &mut [Bitboard]) {
+        struct BatchJob<'a>(Piece, &'a [Square], Bitboard, &'a mut [Bitboard]);
+        impl WithBackend for BatchJob<'_> {
+            type Output = ();
+            fn run<B: SliderAttacks>(self, token: B) {
+                Ours(token).batch(self.0, self.1, self.2, self.3)
+            }
+        }
+        hq::with_active_backend(BatchJob(piece, squares, occ, out))
+    }
+    fn setwise(self, piece: Piece, sliders: Bitboard, occ: Bitboard) -> Bitboard {
+        struct SetwiseJob(Piece, Bitboard, Bitboard);
+        impl WithBackend for SetwiseJob {
+            type Output = Bitboard;
+            fn run<B: SliderAttacks>(self, token: B) -> Bitboard {
+                Ours(token).setwise(self.0, self.1, self.2)
+            }
+        }
+        hq::with_active_backend(SetwiseJob(piece, sliders, occ))
+    }
+    #[inline(never)]
+    fn run_single(self, workload: Workload, piece: Piece, data: &Data) -> u64 {
+        hq::with_active_backend(SingleLookupLoop(workload, piece, data))
+    }
+    #[inline(never)]
+    fn run_calls(self, workload: Workload, piece: Piece, data: &Data) -> u64 {
+        hq::with_active_backend(CallsLoop(workload, piece, data))
     }
 }
 

@@ -7,60 +7,24 @@
 //! bench-matrix` shows); with `HQ_BENCH_META=<path>` the run also writes what
 //! it measured and what it skipped as JSON beside criterion's own output.
 
-use crate::reference::{KoggeStone, Pext};
+use crate::reference::KoggeStone;
 use crate::{
-    Data, Facade, INPUTS, Lookup, Ours, Piece, ReadsOnly, Workload, lookups_per_iteration,
-    setwise_sliders,
+    Crowd, Data, Facade, INPUTS, Job, Lookup, Ours, Piece, ReadsOnly, Workload,
+    lookups_per_iteration,
 };
 use criterion::{Criterion, Throughput};
 use hq::{Backend, Bitboard, SliderAttacks, Square, WithBackend};
+use hq_bench_format::{BenchMeta, ChoiceNames};
+pub use hq_bench_format::{RowKind, RowMeta as Row, Skipped};
 use std::hint::black_box;
 
-/// What a row is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RowKind {
-    /// A backend of `hq`, through its token.
-    Backend,
-    /// The facade's free functions.
-    Facade,
-    /// A reference point (PEXT, Kogge-Stone).
-    Reference,
-    /// Another crate.
-    Peer,
-    /// No lookup: the floor of the cache-pressure column.
-    Floor,
-}
-
-impl RowKind {
-    fn name(self) -> &'static str {
-        match self {
-            RowKind::Backend => "backend",
-            RowKind::Facade => "facade",
-            RowKind::Reference => "reference",
-            RowKind::Peer => "peer",
-            RowKind::Floor => "floor",
-        }
-    }
-}
-
-/// One row of the results: something timed.
-#[derive(Clone, Debug)]
-pub struct Row {
-    /// The criterion function id (a stable name, e.g. `avx2`, `cozy-chess-magic`).
-    pub name: String,
-    /// What it is, for people (method, how it is called).
-    pub label: String,
-    /// Backend, facade, reference or peer.
-    pub kind: RowKind,
-}
-
-type Job = Box<dyn Fn(&Data) -> u64>;
+type Timed = Box<dyn Fn(&Data) -> u64>;
 
 struct Entry {
     row: usize,
     piece: Piece,
     workload: Workload,
-    job: Job,
+    job: Timed,
 }
 
 /// The set of rows to time in one run.
@@ -68,18 +32,19 @@ pub struct Bench {
     data: Data,
     rows: Vec<Row>,
     entries: Vec<Entry>,
-    skipped: Vec<(String, String)>,
+    skipped: Vec<Skipped>,
     checked_cases: u64,
 }
 
-/// Where the facade's choice came from, for the row label.
-fn facade_label() -> String {
-    let how = match hq::selection() {
-        hq::Selection::Forced => "forced by a force-* feature",
-        hq::Selection::CompileTime => "static selection from target features",
-        hq::Selection::RunTime => "run-time dispatch",
+/// How the facade chose in this build, and what.
+fn choice_text() -> String {
+    let s = hq::selection();
+    let how = match s.mode {
+        hq::Mode::Forced => "forced",
+        hq::Mode::RunTime => "run-time",
     };
-    format!("hq free functions ({how}: {})", hq::active_backend())
+    let c = s.choice;
+    format!("{how}: {} / {} / {}", c.single, c.batch, c.setwise)
 }
 
 impl Bench {
@@ -103,7 +68,7 @@ impl Bench {
             for workload in Workload::ALL {
                 let own = match workload {
                     Workload::Batch => L::HAS_BATCH,
-                    Workload::Setwise => L::HAS_SETWISE,
+                    Workload::Setwise(_) => L::HAS_SETWISE,
                     _ => true,
                 };
                 if own {
@@ -131,54 +96,60 @@ impl Bench {
             row,
             piece,
             workload,
-            job: Box::new(move |data| lookup.run(workload, piece, data)),
+            job: Box::new(move |data| crate::run(lookup, workload, piece, data)),
         });
     }
 
     /// Records a row that cannot run here, and why.
     pub fn skip(&mut self, name: &str, why: &str) {
         println!("hq-bench: SKIPPED {name}: {why}");
-        self.skipped.push((name.to_owned(), why.to_owned()));
+        self.skipped.push(Skipped {
+            name: name.to_owned(),
+            why: why.to_owned(),
+        });
     }
 
-    /// Every backend of `hq` through its token; those this CPU lacks are skipped.
-    pub fn add_backends(&mut self) {
+    /// One backend of `hq` through its token; skipped (with the reason) if
+    /// this CPU lacks it.
+    pub fn add_backend(&mut self, backend: Backend) {
         struct Add<'a>(&'a mut Bench);
         impl WithBackend for Add<'_> {
             type Output = ();
             fn run<B: SliderAttacks>(self, token: B) {
                 self.0.add(
                     B::NAME,
-                    &format!("hq backend {} (token, monomorphized)", B::NAME),
+                    &format!(
+                        "hq backend {} (token, loops compiled for {})",
+                        B::NAME,
+                        hq::cpu::Level::for_jobs(B::LEVEL)
+                    ),
                     RowKind::Backend,
                     Ours(token),
                 );
             }
         }
+        if let Err(e) = hq::with_backend(backend, Add(self)) {
+            self.skip(backend.name(), &e.to_string());
+        }
+    }
+
+    /// Every backend of `hq` through its token.
+    pub fn add_backends(&mut self) {
         for &backend in Backend::all() {
-            if hq::with_backend(backend, Add(self)).is_err() {
-                let missing = backend.missing_features().join(", ");
-                self.skip(backend.name(), &format!("CPU lacks {missing}"));
-            }
+            self.add_backend(backend);
         }
     }
 
     /// The facade's free functions.
     pub fn add_facade(&mut self) {
-        self.add("hq", &facade_label(), RowKind::Facade, Facade);
+        let label = format!("hq free functions ({})", choice_text());
+        self.add("hq", &label, RowKind::Facade, Facade);
     }
 
-    /// Our PEXT lookup (skipped without BMI2) and the Kogge-Stone fill.
-    pub fn add_pext(&mut self) {
-        match Pext::new() {
-            Some(pext) => self.add(
-                "ref-pext",
-                "PEXT lookup (BMI2 _pext_u64, 841 KiB of tables)",
-                RowKind::Reference,
-                pext,
-            ),
-            None => self.skip("ref-pext", "CPU lacks bmi2"),
-        }
+    /// A loop under `hq::with_active_backend`.
+    pub fn add_job(&mut self) {
+        let label = format!("loop under hq::with_active_backend ({})", choice_text());
+        self.add("hq-job", &label, RowKind::Job, Job);
     }
 
     /// The Kogge-Stone fill.
@@ -244,36 +215,25 @@ impl Bench {
         let Some(path) = std::env::var_os("HQ_BENCH_META") else {
             return Ok(());
         };
-        let rows: Vec<String> = self
-            .rows
-            .iter()
-            .map(|r| {
-                format!(
-                    "{{\"name\":{},\"label\":{},\"kind\":{}}}",
-                    json_str(&r.name),
-                    json_str(&r.label),
-                    json_str(r.kind.name())
-                )
-            })
-            .collect();
-        let skipped: Vec<String> = self
-            .skipped
-            .iter()
-            .map(|(n, w)| format!("{{\"name\":{},\"why\":{}}}", json_str(n), json_str(w)))
-            .collect();
-        let selection = match hq::selection() {
-            hq::Selection::Forced => "forced",
-            hq::Selection::CompileTime => "compile-time",
-            hq::Selection::RunTime => "run-time",
+        let selection = hq::selection();
+        let meta = BenchMeta {
+            mode: match selection.mode {
+                hq::Mode::Forced => "forced",
+                hq::Mode::RunTime => "run-time",
+            }
+            .to_owned(),
+            choice: ChoiceNames {
+                single: selection.choice.single.name().to_owned(),
+                batch: selection.choice.batch.name().to_owned(),
+                setwise: selection.choice.setwise.name().to_owned(),
+            },
+            class: selection.class.name.to_owned(),
+            inputs: INPUTS,
+            checked_cases: self.checked_cases,
+            rows: self.rows.clone(),
+            skipped: self.skipped.clone(),
         };
-        let text = format!(
-            "{{\"selection\":{},\"active_backend\":{},\"inputs\":{INPUTS},\"checked_cases\":{},\"rows\":[{}],\"skipped\":[{}]}}\n",
-            json_str(selection),
-            json_str(hq::active_backend().name()),
-            self.checked_cases,
-            rows.join(","),
-            skipped.join(",")
-        );
+        let text = serde_json::to_string(&meta).map_err(std::io::Error::other)?;
         std::fs::write(path, text)
     }
 }
@@ -282,21 +242,6 @@ impl Default for Bench {
     fn default() -> Self {
         Bench::new()
     }
-}
-
-/// A JSON string literal.
-fn json_str(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// Compares `lookup` with `hq::reference` on every benchmark input, on the
@@ -341,8 +286,8 @@ pub fn check_against_oracle<L: Lookup>(name: &str, lookup: L, data: &Data) -> u6
             }
         }
         if L::HAS_SETWISE {
-            for i in &data.inputs {
-                let sliders = setwise_sliders(i.occupancy);
+            for (i, crowd) in data.inputs.iter().flat_map(|i| Crowd::ALL.map(|c| (i, c))) {
+                let sliders = i.sliders[crowd as usize];
                 let got = lookup.setwise(piece, sliders, i.occupancy);
                 let want = sliders
                     .iter()

@@ -14,9 +14,9 @@ use hq_benches::runner::Bench;
 
 fn main() {
     let mut bench = Bench::new();
-    bench.add_pext();
     bench.add_backends();
     bench.add_facade();
+    bench.add_job();
     bench.add_kogge_stone();
     peers::add_all(&mut bench);
     bench.add_reads_floor();

@@ -1,4 +1,4 @@
-//! The facade's free functions and the PEXT reference only: the small bench
+//! The facade (free functions and a job) and the PEXT reference only: the small bench
 //! `cargo xtask bench-matrix` builds once per `force-<backend>` feature
 //! (`cargo bench -p hq-benches --bench facade --features hq/force-<name>`),
 //! so that each forced build compiles little and still has its own PEXT
@@ -8,7 +8,8 @@ use hq_benches::runner::Bench;
 
 fn main() {
     let mut bench = Bench::new();
-    bench.add_pext();
+    bench.add_backend(hq::Backend::Pext);
     bench.add_facade();
+    bench.add_job();
     bench.run();
 }

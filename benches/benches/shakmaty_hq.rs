@@ -12,7 +12,7 @@ use hq_benches::runner::Bench;
 
 fn main() {
     let mut bench = Bench::new();
-    bench.add_pext();
+    bench.add_backend(hq::Backend::Pext);
     peers::add_shakmaty(&mut bench);
     bench.run();
 }

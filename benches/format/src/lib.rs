@@ -1,0 +1,290 @@
+//! The bench matrix's data, one serde type each, shared by the program that
+//! writes it and the ones that read it:
+//!
+//! * [`BenchMeta`]: what one bench binary run checked and timed (written by
+//!   `hq-benches`' runner to `HQ_BENCH_META`, read by `cargo xtask bench-matrix`);
+//! * [`Results`]: a whole matrix run, `results.json` (written by `cargo xtask
+//!   bench-matrix`, read by its `--merge` and `--check`, by the README
+//!   generator, and by `hq`'s test that the choice table agrees with the
+//!   committed runs under `benches/results/`).
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The version of the `results.json` layout.
+pub const SCHEMA: u32 = 2;
+/// `results.json`.
+pub const RESULTS_JSON: &str = "results.json";
+/// The Markdown matrix.
+pub const MATRIX_MD: &str = "matrix.md";
+/// The bar chart.
+pub const CHART_SVG: &str = "chart.svg";
+/// The row every ratio divides by: the PEXT backend (the fastest table
+/// method where PEXT is fast; a reference where it is not).
+pub const REFERENCE_ROW: &str = "pext";
+
+/// The backend of each entry point, by name.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChoiceNames {
+    /// Single lookups.
+    pub single: String,
+    /// Batches.
+    pub batch: String,
+    /// Set-wise calls.
+    pub setwise: String,
+}
+
+/// What a row is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RowKind {
+    /// A backend of `hq`, through its token.
+    Backend,
+    /// The facade's free functions.
+    Facade,
+    /// A loop under `hq::with_active_backend`.
+    Job,
+    /// A reference method that is not a backend (Kogge-Stone, kindergarten, ...).
+    Reference,
+    /// Another crate.
+    Peer,
+    /// No lookup: the floor of the cache-pressure column.
+    Floor,
+}
+
+impl RowKind {
+    /// The lower-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            RowKind::Backend => "backend",
+            RowKind::Facade => "facade",
+            RowKind::Job => "job",
+            RowKind::Reference => "reference",
+            RowKind::Peer => "peer",
+            RowKind::Floor => "floor",
+        }
+    }
+}
+
+/// A row of a bench run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RowMeta {
+    /// Criterion function id.
+    pub name: String,
+    /// For people.
+    pub label: String,
+    /// What it is.
+    pub kind: RowKind,
+}
+
+/// A row that could not run, and why.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Skipped {
+    /// Row name.
+    pub name: String,
+    /// Why (the missing CPU features).
+    pub why: String,
+}
+
+/// What one bench binary run checked and will time.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BenchMeta {
+    /// How the facade chooses in this build (`run-time`, `forced`).
+    pub mode: String,
+    /// The facade's backend per entry point.
+    pub choice: ChoiceNames,
+    /// The CPU class the facade matched.
+    pub class: String,
+    /// Inputs per iteration.
+    pub inputs: usize,
+    /// Oracle cases checked before timing.
+    pub checked_cases: u64,
+    /// The rows, in order.
+    pub rows: Vec<RowMeta>,
+    /// Rows this build could not time.
+    pub skipped: Vec<Skipped>,
+}
+
+/// Who the CPU is.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Cpu {
+    /// A file-name-safe identifier: the brand string slugged, with family,
+    /// model and stepping (`intel-r-xeon-r-processor-f6-ma7-s1`).
+    pub id: String,
+    /// CPUID vendor (`Intel`, `Amd`, ...).
+    pub vendor: String,
+    /// CPUID brand string.
+    pub model_name: String,
+    /// Display family.
+    pub family: u32,
+    /// Display model.
+    pub model: u32,
+    /// Stepping.
+    pub stepping: u32,
+    /// Feature name -> detected.
+    pub features: BTreeMap<String, bool>,
+}
+
+impl Cpu {
+    /// Whether the CPU has `feature`.
+    pub fn has(&self, feature: &str) -> bool {
+        self.features.get(feature).copied().unwrap_or(false)
+    }
+
+    /// One line for people.
+    pub fn summary(&self) -> String {
+        let present: Vec<&str> = self
+            .features
+            .iter()
+            .filter(|&(_, &on)| on)
+            .map(|(f, _)| f.as_str())
+            .collect();
+        format!(
+            "{} ({}, family {:#x} model {:#x} stepping {}) [{}]",
+            self.model_name,
+            self.vendor,
+            self.family,
+            self.model,
+            self.stepping,
+            present.join(" ")
+        )
+    }
+}
+
+/// Everything one `cargo xtask bench-matrix` run measured.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Results {
+    /// [`SCHEMA`].
+    pub schema: u32,
+    /// Whether this was a `--quick` run (tiny samples: a pipeline check, not figures).
+    pub quick: bool,
+    /// The CPU.
+    pub cpu: Cpu,
+    /// `rustc --version`.
+    pub rustc: String,
+    /// `git describe --always --dirty`.
+    pub git_commit: String,
+    /// UTC start time, RFC 3339.
+    pub date: String,
+    /// Wall time of the whole run, seconds.
+    pub total_seconds: f64,
+    /// How each figure is derived from criterion's samples.
+    pub statistic: String,
+    /// The build configurations, in run order.
+    pub configs: Vec<ConfigRun>,
+    /// Every figure.
+    pub figures: Vec<Figure>,
+    /// Perft nodes per second.
+    pub perft: Vec<PerftFigure>,
+    /// Why perft figures are missing, when they are.
+    pub perft_note: Option<String>,
+}
+
+/// One build configuration and how its run went.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ConfigRun {
+    /// Short name: `runtime`, `native`, `shakmaty-hq`, `force-<backend>`.
+    pub name: String,
+    /// What it measures, for people.
+    pub description: String,
+    /// `RUSTFLAGS` of the build.
+    pub rustflags: String,
+    /// The `cargo bench` arguments.
+    pub cargo_args: Vec<String>,
+    /// Why it did not run (a forced backend this CPU lacks), if it did not.
+    pub skip_reason: Option<String>,
+    /// What the bench binary reported (absent when skipped).
+    pub meta: Option<BenchMeta>,
+    /// Seconds spent building.
+    pub build_seconds: f64,
+    /// Seconds spent measuring.
+    pub run_seconds: f64,
+}
+
+impl ConfigRun {
+    /// Whether the configuration ran.
+    pub fn ran(&self) -> bool {
+        self.meta.is_some()
+    }
+}
+
+/// One measured figure.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Figure {
+    /// Configuration name.
+    pub config: String,
+    /// Row name.
+    pub row: String,
+    /// `queen`, `rook` or `bishop`.
+    pub piece: String,
+    /// The workload (`throughput`, `latency`, `batch`, `setwise`, `cache`, ...).
+    pub workload: String,
+    /// Lookups per benchmark iteration.
+    pub lookups_per_iter: u64,
+    /// Samples criterion took.
+    pub samples: usize,
+    /// The figure's time per iteration (see [`Results::statistic`]), ns.
+    pub ns_per_iter: f64,
+    /// Criterion's median time per iteration, ns (for comparison).
+    pub ns_per_iter_median: f64,
+    /// Million lookups per second.
+    pub mlookups_per_s: f64,
+    /// Nanoseconds per lookup.
+    pub ns_per_lookup: f64,
+    /// This figure over the [`REFERENCE_ROW`] figure of the same configuration, piece and workload.
+    pub ratio_to_pext: Option<f64>,
+}
+
+/// Perft speed of one row on one position.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PerftFigure {
+    /// Configuration name.
+    pub config: String,
+    /// Row name (`auto`, a backend, a board option, or a peer).
+    pub row: String,
+    /// Position name (`startpos`, `kiwipete`).
+    pub position: String,
+    /// Depth.
+    pub depth: u32,
+    /// Leaf nodes counted.
+    pub nodes: u64,
+    /// Best wall time, seconds.
+    pub seconds: f64,
+    /// Million nodes per second.
+    pub mnps: f64,
+}
+
+impl Results {
+    /// The figure of `config`/`row`/`piece`/`workload`, if measured.
+    pub fn figure(&self, config: &str, row: &str, piece: &str, workload: &str) -> Option<&Figure> {
+        self.figures.iter().find(|f| {
+            f.config == config && f.row == row && f.piece == piece && f.workload == workload
+        })
+    }
+
+    /// Reads `dir/results.json`.
+    pub fn load(dir: &Path) -> Result<Results, String> {
+        let path = dir.join(RESULTS_JSON);
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let results: Results = serde_json::from_str(&text)
+            .map_err(|e| format!("{} does not parse: {e}", path.display()))?;
+        if results.schema != SCHEMA {
+            return Err(format!(
+                "{} has schema {}, this reader reads {SCHEMA}",
+                path.display(),
+                results.schema
+            ));
+        }
+        Ok(results)
+    }
+
+    /// Writes `dir/results.json` (pretty-printed, for diffs).
+    pub fn save(&self, dir: &Path) -> Result<(), String> {
+        let path = dir.join(RESULTS_JSON);
+        let text = serde_json::to_string_pretty(self).map_err(|e| format!("serializing: {e}"))?;
+        std::fs::write(&path, text + "\n")
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+}
