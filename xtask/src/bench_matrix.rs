@@ -1,35 +1,35 @@
-//! `cargo xtask bench-matrix`: every backend, the reference points and the
-//! peers, measured in one run per build configuration, tabulated per CPU.
+//! `cargo xtask bench-matrix`: every backend, the facade, the reference
+//! methods and the peers, measured in one run per build configuration,
+//! tabulated per CPU.
 //!
 //! ```text
-//! cargo xtask bench-matrix                 # the full matrix (about 10-15 min)
-//! cargo xtask bench-matrix --quick         # every stage, tiny samples (CI)
+//! cargo xtask bench-matrix                 # the full matrix, into benches/results/<cpu-id>/
+//! cargo xtask bench-matrix --quick         # every stage, tiny samples (CI), into target/
 //! cargo xtask bench-matrix --merge DIR...  # one matrix + chart from several CPUs
 //! cargo xtask bench-matrix --quick --check # the outputs of the last quick run exist and parse
 //! ```
 //!
-//! Options: `--out DIR` (default `target/bench-matrix/<cpu-id>`,
-//! `target/bench-matrix/<cpu-id>-quick` with `--quick`, or
-//! `target/bench-matrix/merged` with `--merge`), `--only NAME[,NAME]` (run
-//! only these build configurations), `--no-perft`, `--verbose` (show
-//! criterion's own output).
-//!
 //! Build configurations, each built and run by `cargo bench -p hq-benches`:
-//! * `runtime`: default flags: every backend through its token, the facade
-//!   with run-time dispatch, PEXT, Kogge-Stone, the peers;
-//! * `native`: `-C target-cpu=native`: the same, statically selected, plus
-//!   the peers' BMI2 variants (cozy-chess `pext`, chess `*_bmi`);
+//! * `runtime`: default flags: every backend through its token (loops
+//!   compiled for the backend's instruction set), the facade, a job under
+//!   `with_active_backend`, the reference methods, the peers;
+//! * `native`: `-C target-cpu=native`: the same, plus the peers' BMI2
+//!   variants (cozy-chess `pext`, chess `*_bmi`);
 //! * `shakmaty-hq`: shakmaty built without its `magics` feature (one build
 //!   cannot hold both variants) beside PEXT;
 //! * `force-<backend>`: the facade forced to each backend this CPU supports,
-//!   beside PEXT (others are listed as skipped, with the missing features).
+//!   beside PEXT (others are listed as skipped, with the reason).
+//!
+//! Every bench binary is checked before it runs: its single-lookup workload
+//! loops must be one lookup at a time (`asm_check`, issue 13).
 //!
 //! One `CARGO_TARGET_DIR` per `RUSTFLAGS` value
 //! (`target/bench-matrix-build/{default,native}`): flipping flags never
 //! rebuilds the other configuration, and feature-only variants share a dir.
-//! Criterion writes into `<out>/criterion/<config>` (`CRITERION_HOME`); the
-//! figures are read back from its `sample.json` files.
+//! Criterion writes into `target/bench-matrix/<run>/criterion/<config>`
+//! (`CRITERION_HOME`); the figures are read back from its `sample.json` files.
 
+mod asm_check;
 mod chart;
 mod cpu;
 mod perft;
@@ -38,106 +38,73 @@ mod results;
 
 pub use results::check_outputs;
 
-use results::{ConfigRun, Figure, Results, RowMeta, Skipped};
+use hq_bench_format::{BenchMeta, ConfigRun, Figure, REFERENCE_ROW, Results, SCHEMA};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-/// Parsed command line.
-struct Options {
+/// `cargo xtask bench-matrix`'s options.
+#[derive(clap::Args, Default)]
+pub struct Args {
+    /// Every stage with tiny samples (checks the pipeline, not the speed).
+    #[arg(long)]
     quick: bool,
-    merge: Option<Vec<PathBuf>>,
+    /// Merge these result directories into one matrix and chart.
+    #[arg(long, num_args = 1.., value_name = "DIR")]
+    merge: Vec<PathBuf>,
+    /// Where to write (default: benches/results/<cpu-id>, or
+    /// target/bench-matrix/<cpu-id>-quick with --quick, or
+    /// target/bench-matrix/merged with --merge).
+    #[arg(long)]
     out: Option<PathBuf>,
-    only: Option<Vec<String>>,
-    perft: bool,
+    /// Run only these build configurations (comma-separated names).
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
+    /// Skip the perft stage.
+    #[arg(long)]
+    no_perft: bool,
+    /// Show criterion's own output.
+    #[arg(long)]
     verbose: bool,
-    /// `--check [DIR]`: only check the outputs of a run (None inside: the default dir).
+    /// Only check the outputs of a run (the default directory, or DIR).
+    #[arg(long, num_args = 0..=1, value_name = "DIR")]
     check: Option<Option<PathBuf>>,
 }
 
-fn parse(args: &[String]) -> Result<Options, String> {
-    let mut o = Options {
-        quick: false,
-        merge: None,
-        out: None,
-        only: None,
-        perft: true,
-        verbose: false,
-        check: None,
-    };
-    let mut it = args.iter().peekable();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--quick" => o.quick = true,
-            "--verbose" => o.verbose = true,
-            "--no-perft" => o.perft = false,
-            "--check" => {
-                let dir = it
-                    .next_if(|next| !next.starts_with("--"))
-                    .map(PathBuf::from);
-                o.check = Some(dir);
-            }
-            "--out" => o.out = Some(PathBuf::from(it.next().ok_or("--out needs a directory")?)),
-            "--only" => {
-                let list = it.next().ok_or("--only needs configuration names")?;
-                o.only = Some(list.split(',').map(|s| s.trim().to_owned()).collect());
-            }
-            "--merge" => {
-                let mut dirs = Vec::new();
-                while let Some(next) = it.peek() {
-                    if next.starts_with("--") {
-                        break;
-                    }
-                    dirs.push(PathBuf::from(it.next().expect("peeked")));
-                }
-                if dirs.is_empty() {
-                    return Err("--merge needs one or more result directories".into());
-                }
-                o.merge = Some(dirs);
-            }
-            "-h" | "--help" => {
-                return Err(
-                    "usage: cargo xtask bench-matrix [--quick] [--out DIR] [--only NAME,...] \
-                     [--no-perft] [--verbose] | --merge DIR... [--out DIR] | [--quick] --check [DIR]"
-                        .into(),
-                );
-            }
-            other => {
-                return Err(format!(
-                    "bench-matrix: unknown argument {other:?} (try --help)"
-                ));
-            }
+impl Args {
+    /// The options of `cargo xtask bench-matrix --quick`.
+    pub fn quick() -> Args {
+        Args {
+            quick: true,
+            ..Args::default()
         }
     }
-    Ok(o)
 }
 
-/// The workspace root (xtask lives in it).
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask lives in the workspace root")
-        .to_path_buf()
-}
-
-/// Where a run on `cpu` writes by default: `target/bench-matrix/<cpu-id>`,
-/// or `<cpu-id>-quick` for `--quick` runs, so that a pipeline check never
-/// overwrites real figures.
-fn output_dir_for(root: &Path, cpu: &cpu::Cpu, quick: bool) -> PathBuf {
-    let name = if quick {
-        format!("{}-quick", cpu.id)
+/// Where a run on `cpu` writes by default: the committed
+/// `benches/results/<cpu-id>` for a full run, `target/bench-matrix/<cpu-id>-quick`
+/// for a `--quick` one (a pipeline check never overwrites real figures).
+fn output_dir_for(root: &Path, cpu: &hq_bench_format::Cpu, quick: bool) -> PathBuf {
+    if quick {
+        root.join("target/bench-matrix")
+            .join(format!("{}-quick", cpu.id))
     } else {
-        cpu.id.clone()
-    };
-    root.join("target/bench-matrix").join(name)
+        root.join("benches/results").join(&cpu.id)
+    }
 }
 
-/// The directory `cargo xtask bench-matrix [--quick]` writes on this CPU
-/// (for `cargo xtask test`: run `bench-matrix --quick`, then
-/// `check_outputs(&output_dir(true))`).
+/// The directory `cargo xtask bench-matrix [--quick]` writes on this CPU.
 pub fn output_dir(quick: bool) -> PathBuf {
-    output_dir_for(&workspace_root(), &cpu::detect(), quick)
+    output_dir_for(&crate::workspace_root(), &cpu::detect(), quick)
+}
+
+/// Where criterion's raw output of a run goes (never committed).
+fn criterion_dir(root: &Path, out: &Path) -> PathBuf {
+    let name = out
+        .file_name()
+        .map_or_else(|| "run".into(), |n| n.to_owned());
+    root.join("target/bench-matrix/criterion").join(name)
 }
 
 /// One build configuration.
@@ -154,7 +121,7 @@ struct Config {
     skip_reason: Option<String>,
 }
 
-fn configs(cpu: &cpu::Cpu) -> Vec<Config> {
+fn configs(cpu: &hq_bench_format::Cpu) -> Vec<Config> {
     let args = |s: &[&str]| s.iter().map(|a| a.to_string()).collect::<Vec<_>>();
     let mut out = vec![
         Config {
@@ -190,8 +157,7 @@ fn configs(cpu: &cpu::Cpu) -> Vec<Config> {
         },
     ];
     for &backend in hq::Backend::all() {
-        let feature = format!("hq/force-{}", backend.name());
-        let missing = backend.missing_features();
+        let feature = format!("hq/{}", backend.force_feature());
         out.push(Config {
             name: format!("force-{}", backend.name()),
             description: format!(
@@ -202,7 +168,7 @@ fn configs(cpu: &cpu::Cpu) -> Vec<Config> {
             rustflags: String::new(),
             cargo_args: args(&["--bench", "facade", "--features", &feature]),
             clear_hq_backend: true,
-            skip_reason: (!missing.is_empty()).then(|| format!("CPU lacks {}", missing.join(", "))),
+            skip_reason: backend.check_supported().err().map(|e| e.to_string()),
         });
     }
     out
@@ -252,7 +218,12 @@ fn cargo_bench(root: &Path, config: &Config, extra: &[String]) -> Command {
             root.join("target/bench-matrix-build")
                 .join(config.target_dir),
         )
-        .env("RUSTFLAGS", &config.rustflags)
+        // v0 symbol names keep the generic parameters, so the assembly check
+        // can tell which row a workload function belongs to (no effect on code).
+        .env(
+            "RUSTFLAGS",
+            format!("{} -C symbol-mangling-version=v0", config.rustflags).trim_start(),
+        )
         .env_remove("CARGO_ENCODED_RUSTFLAGS");
     if config.clear_hq_backend {
         cmd.env_remove(hq::ENV_VAR);
@@ -260,9 +231,24 @@ fn cargo_bench(root: &Path, config: &Config, extra: &[String]) -> Command {
     cmd
 }
 
+/// The bench executables in cargo's JSON messages (`--message-format=json`).
+fn bench_executables(messages: &[u8]) -> Vec<PathBuf> {
+    String::from_utf8_lossy(messages)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|m| m["reason"] == "compiler-artifact")
+        .filter(|m| {
+            m["target"]["kind"]
+                .as_array()
+                .is_some_and(|k| k.iter().any(|k| k == "bench"))
+        })
+        .filter_map(|m| m["executable"].as_str().map(PathBuf::from))
+        .collect()
+}
+
 /// What a bench run left behind.
 struct RunOutput {
-    meta: serde_json::Value,
+    meta: BenchMeta,
     benches: Vec<results::CriterionBench>,
     build_seconds: f64,
     run_seconds: f64,
@@ -270,28 +256,49 @@ struct RunOutput {
 
 fn run_config(
     root: &Path,
-    out: &Path,
+    criterion_dir: &Path,
     config: &Config,
     stage: &str,
-    opts: &Options,
+    opts: &Args,
 ) -> Result<RunOutput, String> {
     println!(
         "\n{stage} building {} ({})",
         config.name, config.description
     );
     let started = Instant::now();
-    let status = cargo_bench(root, config, &["--no-run".to_string()])
-        .status()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
-    if !status.success() {
+    let build = cargo_bench(
+        root,
+        config,
+        &[
+            "--no-run".to_string(),
+            "--message-format=json-render-diagnostics".to_string(),
+        ],
+    )
+    .stderr(Stdio::inherit())
+    .output()
+    .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !build.status.success() {
         return Err(format!(
-            "building configuration {} failed ({status})",
-            config.name
+            "building configuration {} failed ({})",
+            config.name, build.status
         ));
     }
     let build_seconds = started.elapsed().as_secs_f64();
+    for binary in bench_executables(&build.stdout) {
+        let report = asm_check::check_binary(&binary)?;
+        println!(
+            "{stage} single-lookup loops of {} are one lookup at a time: {} functions \
+             ({} table lookups), {} instructions, no gathers",
+            binary
+                .file_name()
+                .map_or_else(Default::default, |n| n.to_string_lossy()),
+            report.functions,
+            report.table_functions,
+            report.instructions
+        );
+    }
 
-    let home = out.join("criterion").join(&config.name);
+    let home = criterion_dir.join(&config.name);
     if home.exists() {
         std::fs::remove_dir_all(&home)
             .map_err(|e| format!("cannot clear {}: {e}", home.display()))?;
@@ -353,7 +360,7 @@ fn run_config(
     let run_seconds = started.elapsed().as_secs_f64();
     let meta_text = std::fs::read_to_string(&meta_path)
         .map_err(|e| format!("the bench wrote no {}: {e}", meta_path.display()))?;
-    let meta = serde_json::from_str(&meta_text)
+    let meta: BenchMeta = serde_json::from_str(&meta_text)
         .map_err(|e| format!("{} does not parse: {e}", meta_path.display()))?;
     let benches = results::read_criterion(&home)?;
     Ok(RunOutput {
@@ -376,56 +383,16 @@ fn command_line(program: &str, args: &[&str], dir: &Path) -> String {
         .unwrap_or_else(|| "unknown".to_owned())
 }
 
-/// Now, UTC, RFC 3339 (days-from-civil inverse, Howard Hinnant's algorithm).
+/// Now, UTC, RFC 3339.
 fn utc_now() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs()) as i64;
-    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
-}
-
-fn meta_rows(meta: &serde_json::Value) -> Vec<RowMeta> {
-    meta["rows"]
-        .as_array()
-        .map(|rows| {
-            rows.iter()
-                .map(|r| RowMeta {
-                    name: r["name"].as_str().unwrap_or("?").to_owned(),
-                    label: r["label"].as_str().unwrap_or("").to_owned(),
-                    kind: r["kind"].as_str().unwrap_or("?").to_owned(),
-                })
-                .collect()
+    time::OffsetDateTime::now_utc()
+        .replace_nanosecond(0)
+        .ok()
+        .and_then(|t| {
+            t.format(&time::format_description::well_known::Rfc3339)
+                .ok()
         })
-        .unwrap_or_default()
-}
-
-fn meta_skipped(meta: &serde_json::Value) -> Vec<Skipped> {
-    meta["skipped"]
-        .as_array()
-        .map(|rows| {
-            rows.iter()
-                .map(|r| Skipped {
-                    name: r["name"].as_str().unwrap_or("?").to_owned(),
-                    why: r["why"].as_str().unwrap_or("").to_owned(),
-                })
-                .collect()
-        })
-        .unwrap_or_default()
+        .unwrap_or_else(|| "unknown".to_owned())
 }
 
 /// Turns criterion's benchmarks of one configuration into figures.
@@ -453,7 +420,7 @@ fn figures_of(config: &str, benches: &[results::CriterionBench]) -> Vec<Figure> 
         .collect();
     let pext: Vec<(String, String, f64)> = figures
         .iter()
-        .filter(|f| f.row == "ref-pext")
+        .filter(|f| f.row == REFERENCE_ROW)
         .map(|f| (f.piece.clone(), f.workload.clone(), f.mlookups_per_s))
         .collect();
     for f in &mut figures {
@@ -466,9 +433,8 @@ fn figures_of(config: &str, benches: &[results::CriterionBench]) -> Vec<Figure> 
 }
 
 /// The task.
-pub fn run(args: &[String]) -> Result<(), String> {
-    let opts = parse(args)?;
-    let root = workspace_root();
+pub fn run(opts: &Args) -> Result<(), String> {
+    let root = crate::workspace_root();
     if let Some(dir) = &opts.check {
         let dir = dir.clone().unwrap_or_else(|| output_dir(opts.quick));
         check_outputs(&dir)?;
@@ -478,8 +444,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
         );
         return Ok(());
     }
-    if let Some(dirs) = &opts.merge {
-        let runs = dirs
+    if !opts.merge.is_empty() {
+        let runs = opts
+            .merge
             .iter()
             .map(|d| Ok((d.display().to_string(), Results::load(d)?)))
             .collect::<Result<Vec<_>, String>>()?;
@@ -514,11 +481,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
         .clone()
         .unwrap_or_else(|| output_dir_for(&root, &cpu, opts.quick));
     std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let raw = criterion_dir(&root, &out);
 
     let all = configs(&cpu);
     let selected: Vec<&Config> = all
         .iter()
-        .filter(|c| opts.only.as_ref().is_none_or(|only| only.contains(&c.name)))
+        .filter(|c| opts.only.is_empty() || opts.only.contains(&c.name))
         .collect();
     if selected.is_empty() {
         let names: Vec<&str> = all.iter().map(|c| c.name.as_str()).collect();
@@ -532,28 +500,24 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut figures = Vec::new();
     let mut k = 0;
     for config in &selected {
+        let mut run = ConfigRun {
+            name: config.name.clone(),
+            description: config.description.clone(),
+            rustflags: config.rustflags.clone(),
+            cargo_args: config.cargo_args.clone(),
+            skip_reason: config.skip_reason.clone(),
+            meta: None,
+            build_seconds: 0.0,
+            run_seconds: 0.0,
+        };
         if let Some(why) = &config.skip_reason {
             println!("\nbench-matrix: SKIPPED {}: {why}", config.name);
-            runs.push(ConfigRun {
-                name: config.name.clone(),
-                description: config.description.clone(),
-                rustflags: config.rustflags.clone(),
-                cargo_args: config.cargo_args.clone(),
-                ran: false,
-                skip_reason: Some(why.clone()),
-                selection: None,
-                active_backend: None,
-                rows: Vec::new(),
-                skipped: Vec::new(),
-                checked_cases: 0,
-                build_seconds: 0.0,
-                run_seconds: 0.0,
-            });
+            runs.push(run);
             continue;
         }
         k += 1;
         let stage = format!("[build {k}/{runnable} {}]", config.name);
-        let output = run_config(&root, &out, config, &stage, &opts)?;
+        let output = run_config(&root, &raw, config, &stage, opts)?;
         let config_figures = figures_of(&config.name, &output.benches);
         println!(
             "{stage} done: {} figures, build {:.0} s, run {:.0} s, {:.0} s elapsed in all",
@@ -563,31 +527,20 @@ pub fn run(args: &[String]) -> Result<(), String> {
             started.elapsed().as_secs_f64()
         );
         figures.extend(config_figures);
-        runs.push(ConfigRun {
-            name: config.name.clone(),
-            description: config.description.clone(),
-            rustflags: config.rustflags.clone(),
-            cargo_args: config.cargo_args.clone(),
-            ran: true,
-            skip_reason: None,
-            selection: output.meta["selection"].as_str().map(str::to_owned),
-            active_backend: output.meta["active_backend"].as_str().map(str::to_owned),
-            rows: meta_rows(&output.meta),
-            skipped: meta_skipped(&output.meta),
-            checked_cases: output.meta["checked_cases"].as_u64().unwrap_or(0),
-            build_seconds: output.build_seconds,
-            run_seconds: output.run_seconds,
-        });
+        run.meta = Some(output.meta);
+        run.build_seconds = output.build_seconds;
+        run.run_seconds = output.run_seconds;
+        runs.push(run);
     }
 
-    let (perft, perft_note) = if opts.perft {
-        perft::run(&root, &out, opts.quick)?
-    } else {
+    let (perft, perft_note) = if opts.no_perft {
         (Vec::new(), Some("Perft skipped (--no-perft).".to_owned()))
+    } else {
+        perft::run(&root, opts.quick)?
     };
 
     let results = Results {
-        schema: results::SCHEMA,
+        schema: SCHEMA,
         quick: opts.quick,
         cpu,
         rustc: command_line("rustc", &["--version"], &root),
@@ -600,19 +553,14 @@ pub fn run(args: &[String]) -> Result<(), String> {
         perft,
         perft_note,
     };
-    let json = serde_json::to_string_pretty(&results).map_err(|e| format!("serializing: {e}"))?;
-    let json_path = out.join(results::RESULTS_JSON);
-    std::fs::write(&json_path, json)
-        .map_err(|e| format!("cannot write {}: {e}", json_path.display()))?;
+    results.save(&out)?;
     report::write_single(&results, &out)?;
     check_outputs(&out)?;
     println!(
-        "\nbench-matrix: {} figures in {:.0} s; wrote {}, {} and {}",
+        "\nbench-matrix: {} figures in {:.0} s; wrote {}",
         results.figures.len(),
         results.total_seconds,
-        json_path.display(),
-        out.join(results::MATRIX_MD).display(),
-        out.join(results::CHART_SVG).display()
+        out.display()
     );
     Ok(())
 }
@@ -620,6 +568,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hq_bench_format::{ChoiceNames, RowKind, RowMeta};
 
     fn synthetic(quick: bool) -> Results {
         let cpu = cpu::detect();
@@ -631,18 +580,18 @@ mod tests {
             median: ns * 1.2,
         };
         let benches = [
-            bench("queen/throughput", "ref-pext", 8192.0),
+            bench("queen/throughput", "pext", 8192.0),
             bench("queen/throughput", "scalar-rank-table", 4096.0),
-            bench("queen/cache", "ref-pext", 40960.0),
+            bench("queen/cache", "pext", 40960.0),
             bench("queen/cache", "scalar-rank-table", 20480.0),
         ];
-        let row = |name: &str, kind: &str| RowMeta {
+        let row = |name: &str, kind: RowKind| RowMeta {
             name: name.to_owned(),
             label: format!("{name} label"),
-            kind: kind.to_owned(),
+            kind,
         };
         Results {
-            schema: results::SCHEMA,
+            schema: SCHEMA,
             quick,
             cpu,
             rustc: "rustc test".into(),
@@ -655,16 +604,23 @@ mod tests {
                 description: "test".into(),
                 rustflags: String::new(),
                 cargo_args: vec!["--bench".into(), "attacks".into()],
-                ran: true,
                 skip_reason: None,
-                selection: Some("run-time".into()),
-                active_backend: Some("scalar-rank-table".into()),
-                rows: vec![
-                    row("ref-pext", "reference"),
-                    row("scalar-rank-table", "backend"),
-                ],
-                skipped: vec![],
-                checked_cases: 1,
+                meta: Some(BenchMeta {
+                    mode: "run-time".into(),
+                    choice: ChoiceNames {
+                        single: "pext".into(),
+                        batch: "avx512".into(),
+                        setwise: "avx512".into(),
+                    },
+                    class: "test".into(),
+                    inputs: 4096,
+                    checked_cases: 1,
+                    rows: vec![
+                        row("pext", RowKind::Backend),
+                        row("scalar-rank-table", RowKind::Backend),
+                    ],
+                    skipped: vec![],
+                }),
                 build_seconds: 0.0,
                 run_seconds: 0.0,
             }],
@@ -683,7 +639,7 @@ mod tests {
         assert_eq!(f.ns_per_lookup, 1.0);
         assert_eq!(f.mlookups_per_s, 1000.0);
         assert_eq!(f.ratio_to_pext, Some(2.0));
-        let pext = r.figure("runtime", "ref-pext", "queen", "cache").unwrap();
+        let pext = r.figure("runtime", "pext", "queen", "cache").unwrap();
         assert_eq!(pext.ratio_to_pext, Some(1.0));
         assert_eq!(pext.mlookups_per_s, 100.0);
     }
@@ -695,11 +651,7 @@ mod tests {
         for (d, quick) in [(&a, false), (&b, true)] {
             std::fs::create_dir_all(d).unwrap();
             let r = synthetic(quick);
-            std::fs::write(
-                d.join(results::RESULTS_JSON),
-                serde_json::to_string(&r).unwrap(),
-            )
-            .unwrap();
+            r.save(d).unwrap();
             report::write_single(&r, d).unwrap();
             check_outputs(d).unwrap();
         }
@@ -708,15 +660,15 @@ mod tests {
             ("b".to_owned(), Results::load(&b).unwrap()),
         ];
         report::write_merged(&runs, &merged).unwrap();
-        let md = std::fs::read_to_string(merged.join(results::MATRIX_MD)).unwrap();
+        let md = std::fs::read_to_string(merged.join(hq_bench_format::MATRIX_MD)).unwrap();
         assert!(md.contains("A thr") && md.contains("B thr") && md.contains("(2.00×)"));
         assert!(
-            std::fs::read_to_string(merged.join(results::CHART_SVG))
+            std::fs::read_to_string(merged.join(hq_bench_format::CHART_SVG))
                 .unwrap()
                 .contains("<rect")
         );
         // A missing chart is caught.
-        std::fs::remove_file(a.join(results::CHART_SVG)).unwrap();
+        std::fs::remove_file(a.join(hq_bench_format::CHART_SVG)).unwrap();
         assert!(check_outputs(&a).unwrap_err().contains("chart.svg"));
         // So is a directory without results.
         assert!(check_outputs(&dir).is_err());

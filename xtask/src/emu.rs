@@ -7,12 +7,15 @@
 //!
 //! * `tigerlake` (AVX-512 F/BW/VBMI, GFNI): the `avx512` backend's shared
 //!   suite (`Depth::Full`, about a minute emulated; `--quick` for
-//!   `Depth::Quick`, whose per-line part stays exhaustive), its kernel
-//!   tests, the AVX-512 VPPERM tests and vectors, the mailbox transposition.
-//!   None of them may report SKIPPED there.
+//!   `Depth::Quick`, whose per-line part stays exhaustive), the AVX-512
+//!   VPPERM tests and vectors, the mailbox transposition. None of them may
+//!   report SKIPPED there; `hq-info` must choose `avx512` for batches.
 //! * `haswell` (no AVX-512): the same backend suite and mailbox tests must
-//!   report SKIPPED with the missing features and pass the forcing-error
-//!   test; the facade's `hq-info` must detect a backend other than `avx512`.
+//!   report SKIPPED with the missing features; `hq-info` must choose a
+//!   backend other than `avx512`.
+//!
+//! On a CPU with AVX-512 these run natively too (`cargo test`); the
+//! emulated runs add the CPUs this machine is not, both ways.
 //!
 //! Prints a summary (cases checked per test, wall time per run) and fails if
 //! a run fails or an expectation is not met. Without the harness or without
@@ -20,6 +23,17 @@
 //!
 //! Options: `--quick` (Depth::Quick for the backend suite), `--timeout S`
 //! (per run, default 900).
+
+/// `cargo xtask emu-test`'s options.
+#[derive(clap::Args)]
+pub struct Args {
+    /// `Depth::Quick` for the backend suite (its per-line part stays exhaustive).
+    #[arg(long)]
+    pub quick: bool,
+    /// Seconds per emulated run.
+    #[arg(long, default_value_t = 900)]
+    pub timeout: u32,
+}
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
@@ -43,18 +57,11 @@ struct Run {
 
 const RUNS: &[Run] = &[
     Run {
-        binary: ("hq-avx512", "suite"),
+        binary: ("hq-simd", "suite"),
         cpu: "tigerlake",
-        args: &[],
+        args: &["avx512"],
         features_present: true,
-        purpose: "avx512 backend: shared suite + forcing path",
-    },
-    Run {
-        binary: ("hq-avx512", "kernels"),
-        cpu: "tigerlake",
-        args: &[],
-        features_present: true,
-        purpose: "avx512 reversals (vpermb and data-as-matrix) + two-queens kernel",
+        purpose: "avx512 backend: the shared suite",
     },
     Run {
         binary: ("hq-xop", "vpperm"),
@@ -78,18 +85,18 @@ const RUNS: &[Run] = &[
         purpose: "mailbox <-> planes: AVX-512 = scalar",
     },
     Run {
-        binary: ("hq", "hq-info"),
+        binary: ("hq-info", "hq-info"),
         cpu: "tigerlake",
-        args: &[],
+        args: &["--no-check"],
         features_present: true,
-        purpose: "facade detection on an AVX-512 CPU",
+        purpose: "facade choice on an AVX-512 CPU",
     },
     Run {
-        binary: ("hq-avx512", "suite"),
+        binary: ("hq-simd", "suite"),
         cpu: "haswell",
-        args: &[],
+        args: &["avx512"],
         features_present: false,
-        purpose: "no AVX-512: suite SKIPPED, forcing gives the error",
+        purpose: "no AVX-512: the avx512 suite is SKIPPED",
     },
     Run {
         binary: ("hq-mailbox", "agree"),
@@ -99,40 +106,21 @@ const RUNS: &[Run] = &[
         purpose: "no AVX-512: transposition falls back to scalar",
     },
     Run {
-        binary: ("hq", "hq-info"),
+        binary: ("hq-info", "hq-info"),
         cpu: "haswell",
-        args: &[],
+        args: &["--no-check"],
         features_present: false,
-        purpose: "facade detection without AVX-512 picks another backend",
+        purpose: "facade choice without AVX-512 picks other backends",
     },
 ];
 
-const PACKAGES: &[&str] = &["hq-avx512", "hq-xop", "hq-mailbox", "hq"];
+const PACKAGES: &[&str] = &["hq-simd", "hq-xop", "hq-mailbox", "hq-info"];
 const TARGET: &str = "x86_64-unknown-linux-gnu";
 
 /// Runs the emulated suites (see the module docs).
-pub fn run(args: &[String]) -> Result<(), String> {
-    let mut quick = false;
-    let mut timeout = 900u32;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--quick" => quick = true,
-            "--timeout" => {
-                timeout = it
-                    .next()
-                    .and_then(|t| t.parse().ok())
-                    .ok_or("emu-test: --timeout needs a number of seconds")?
-            }
-            other => {
-                return Err(format!(
-                    "emu-test: unknown argument {other:?} (known: --quick, --timeout S)"
-                ));
-            }
-        }
-    }
-
-    let root = workspace_root();
+pub fn run(args: &Args) -> Result<(), String> {
+    let (quick, timeout) = (args.quick, args.timeout);
+    let root = crate::workspace_root();
     let harness = root
         .parent()
         .map(|p| p.join("shared/avx512-emu/run"))
@@ -219,13 +207,6 @@ pub fn run(args: &[String]) -> Result<(), String> {
     } else {
         Ok(())
     }
-}
-
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask lives in the workspace root")
-        .to_path_buf()
 }
 
 fn is_root() -> bool {
@@ -343,7 +324,7 @@ fn summary_lines(lines: &[String]) -> Vec<String> {
                 || l.contains(" = ")
                 || l.contains("agree")
                 || l.contains("vectors passed")
-                || l.starts_with("detected:")
+                || l.starts_with("single lookups:")
                 || l.starts_with("active:")
                 || l.starts_with("test result:")
                 || l.contains("present: require()")
@@ -363,12 +344,14 @@ fn check(r: &Run, status: Option<i32>, lines: &[String]) -> Option<String> {
     }
     let skipped = lines.iter().any(|l| l.contains("SKIPPED"));
     if r.binary.1 == "hq-info" {
-        let detected = lines.iter().find_map(|l| l.strip_prefix("detected: "));
-        return match (detected, r.features_present) {
-            (None, _) => Some("hq-info printed no `detected:` line".into()),
-            (Some("avx512"), false) => Some("detected avx512 on a CPU without AVX-512".into()),
-            (Some(other), true) if other != "avx512" => Some(format!(
-                "detected {other} on a CPU with AVX-512 VBMI/GFNI; avx512 leads the preference order"
+        let choice = lines.iter().find(|l| l.starts_with("single lookups:"));
+        return match (choice, r.features_present) {
+            (None, _) => Some("hq-info printed no `single lookups:` line".into()),
+            (Some(c), false) if c.contains("avx512") => {
+                Some(format!("chose avx512 on a CPU without AVX-512: {c}"))
+            }
+            (Some(c), true) if !c.contains("batches: avx512") => Some(format!(
+                "on a CPU with AVX-512 VBMI/GFNI the measured choice has avx512 batches: {c}"
             )),
             _ => None,
         };

@@ -1,55 +1,59 @@
 //! `cargo xtask <task>`: the project's tasks, in Rust so they run wherever cargo does.
-//!
-//! * `test` — the whole test suite, as CI runs it (see README).
-//! * `bench-matrix` — every backend and the peers, measured in one run.
-//! * `emu-test` — the AVX-512 / XOP suites on emulated CPUs.
-//! * `info` — CPU features, backends, the one selected, and a quick self-check.
-//! * `perft-suite` — the full-depth perft suites (outside CI: billions of nodes).
 
 mod bench_matrix;
 mod emu;
-mod info;
 mod perft_suite;
+mod readme;
 mod test;
 
+use clap::{Parser, Subcommand};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <task> [args]
+/// The project's tasks.
+#[derive(Parser)]
+#[command(name = "cargo xtask", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    task: Task,
+}
 
-tasks:
-  test           run every test as CI does: workspace tests, forced-backend builds,
-                 emulated AVX-512/XOP suites (when ../shared/avx512-emu is present),
-                 a quick bench-matrix run [--no-emu] [--no-bench]
-  bench-matrix   benchmark every backend and the peers on this CPU
-  emu-test       only the emulated AVX-512/XOP suites
-  info           CPU features, backends, the selected one, and a self-check
-  perft-suite    every perft position of ../shared/perft at every listed depth
-                 [--backend NAME|auto|all] [--suite standard|chess960|all] [--max-depth N] [--threads N]";
+#[derive(Subcommand)]
+enum Task {
+    /// Every test, as CI runs it (see the README).
+    Test(test::Args),
+    /// Benchmark every backend, the facade and the peers on this CPU.
+    BenchMatrix(bench_matrix::Args),
+    /// The AVX-512 suites on emulated CPUs (`../shared/avx512-emu`).
+    EmuTest(emu::Args),
+    /// Every position of the perft suites at every listed depth.
+    PerftSuite(perft_suite::Args),
+    /// Regenerate the README's measured tables from `benches/results/`.
+    Readme(readme::Args),
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let Some(task) = args.first() else {
-        eprintln!("{USAGE}");
-        return ExitCode::from(2);
-    };
-    let rest = &args[1..];
-    let result = match task.as_str() {
-        "test" => test::run(rest),
-        "bench-matrix" => bench_matrix::run(rest),
-        "emu-test" => emu::run(rest),
-        "info" => info::run(rest),
-        "perft-suite" => perft_suite::run(rest),
-        "-h" | "--help" | "help" => {
-            println!("{USAGE}");
-            Ok(())
-        }
-        other => Err(format!("unknown task {other:?}\n\n{USAGE}")),
+    let cli = Cli::parse();
+    let result = match &cli.task {
+        Task::Test(a) => test::run(a),
+        Task::BenchMatrix(a) => bench_matrix::run(a),
+        Task::EmuTest(a) => emu::run(a),
+        Task::PerftSuite(a) => perft_suite::run(a),
+        Task::Readme(a) => readme::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("xtask {task}: error: {e}");
+            eprintln!("xtask: error: {e}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// The workspace root (xtask lives in it).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace root")
+        .to_path_buf()
 }

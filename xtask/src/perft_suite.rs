@@ -1,23 +1,45 @@
-//! `cargo xtask perft-suite`: every position of the shared perft suites at
-//! every listed depth (the CI tests stop shallower), on the chosen backends.
+//! `cargo xtask perft-suite`: every position of the perft suites at every
+//! listed depth (the CI tests stop shallower), on the chosen backends.
 //!
 //! ```text
 //! cargo xtask perft-suite [--backend NAME|auto|all] [--suite standard|chess960|all]
 //!                         [--max-depth N] [--threads N]
 //! ```
 //!
-//! Defaults: the detected backend, both suites, every depth, all cores.
+//! Defaults: hq's choice, both suites, every depth, all cores.
 //! standard.epd is about 2.6 billion nodes and chess960.epd about 32 billion.
 
 use hq::{Backend, SliderAttacks, WithBackend};
-use hq_perft::epd::{EpdEntry, load_shared_suite};
+use hq_perft::epd::{EpdEntry, Suite};
 use hq_perft::{Position, perft};
-use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
-const USAGE: &str = "usage: cargo xtask perft-suite [--backend NAME|auto|all] [--suite standard|chess960|all] [--max-depth N] [--threads N]";
+/// `cargo xtask perft-suite`'s options.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A backend name, `auto` (hq's choice for this CPU) or `all`.
+    #[arg(long, default_value = "auto")]
+    backend: String,
+    /// Which suite.
+    #[arg(long, value_enum, default_value = "all")]
+    suite: Which,
+    /// Stop at this depth (default: every listed depth).
+    #[arg(long, default_value_t = u32::MAX)]
+    max_depth: u32,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+/// `--suite`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Which {
+    Standard,
+    Chess960,
+    All,
+}
 
 /// Runs one suite with one backend over `threads` worker threads.
 struct SuiteJob<'a> {
@@ -99,84 +121,46 @@ fn check_entry<B: SliderAttacks>(
 }
 
 /// Entry point for `cargo xtask perft-suite`.
-pub fn run(args: &[String]) -> Result<(), String> {
-    let mut backend = "auto".to_string();
-    let mut suites = vec!["standard.epd", "chess960.epd"];
-    let mut max_depth = u32::MAX;
-    let mut threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = || {
-            it.next()
-                .cloned()
-                .ok_or_else(|| format!("{arg} needs a value\n{USAGE}"))
-        };
-        match arg.as_str() {
-            "--backend" => backend = value()?,
-            "--suite" => {
-                suites = match value()?.as_str() {
-                    "standard" => vec!["standard.epd"],
-                    "chess960" => vec!["chess960.epd"],
-                    "all" => vec!["standard.epd", "chess960.epd"],
-                    other => return Err(format!("unknown suite {other:?}\n{USAGE}")),
-                }
-            }
-            "--max-depth" => {
-                let v = value()?;
-                max_depth = v
-                    .parse()
-                    .map_err(|_| format!("--max-depth {v:?} is not a number"))?;
-            }
-            "--threads" => {
-                let v = value()?;
-                threads = v
-                    .parse()
-                    .ok()
-                    .filter(|&n| n >= 1)
-                    .ok_or_else(|| format!("--threads {v:?} is not a number >= 1"))?;
-            }
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return Ok(());
-            }
-            other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
-        }
-    }
-    let backends: Vec<Backend> = match backend.as_str() {
-        "auto" => vec![Backend::detected()],
-        "all" => Backend::all().to_vec(),
-        name => vec![Backend::from_name(name).map_err(|e| e.to_string())?],
+pub fn run(args: &Args) -> Result<(), String> {
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let suites = match args.suite {
+        Which::Standard => vec![Suite::Standard],
+        Which::Chess960 => vec![Suite::Chess960],
+        Which::All => Suite::ALL.to_vec(),
+    };
+    // `None`: hq's choice (with_active_backend).
+    let backends: Vec<Option<Backend>> = match args.backend.as_str() {
+        "auto" => vec![None],
+        "all" => Backend::all().iter().copied().map(Some).collect(),
+        name => vec![Some(Backend::from_name(name).map_err(|e| e.to_string())?)],
     };
 
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut failures = 0usize;
-    for name in suites {
-        let entries = load_shared_suite(here, name)?.ok_or_else(|| {
-            format!(
-                "shared/perft/{name} not found above {} (it is a sibling of the checkout)",
-                here.display()
-            )
-        })?;
+    for suite in suites {
+        let (name, entries) = (suite.file_name(), suite.entries());
         for &b in &backends {
-            if !b.is_supported() {
-                println!(
-                    "SKIPPED {name} on {}: CPU lacks {:?}",
-                    b.name(),
-                    b.missing_features()
-                );
-                continue;
-            }
-            let start = Instant::now();
             let job = SuiteJob {
                 entries: &entries,
-                max_depth,
+                max_depth: args.max_depth,
                 threads,
             };
-            let outcome = hq::with_backend(b, job).map_err(|e| e.to_string())?;
+            let start = Instant::now();
+            let (label, outcome) = match b {
+                None => ("auto".to_owned(), hq::with_active_backend(job)),
+                Some(b) => match hq::with_backend(b, job) {
+                    Ok(outcome) => (b.name().to_owned(), outcome),
+                    Err(e) => {
+                        println!("SKIPPED {name} on {b}: {e}");
+                        continue;
+                    }
+                },
+            };
             let secs = start.elapsed().as_secs_f64();
             println!(
-                "{name} on {}: {} positions, {} counts, {} nodes in {secs:.1} s ({:.0} Mnps over {threads} threads), {} mismatches",
-                b.name(),
+                "{name} on {label}: {} positions, {} counts, {} nodes in {secs:.1} s ({:.0} Mnps over {threads} threads), {} mismatches",
                 entries.len(),
                 outcome.checks,
                 outcome.nodes,
@@ -184,7 +168,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 outcome.mismatches.len()
             );
             for m in &outcome.mismatches {
-                println!("  MISMATCH {}: {m}", b.name());
+                println!("  MISMATCH {label}: {m}");
             }
             failures += outcome.mismatches.len();
         }

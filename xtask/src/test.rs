@@ -1,16 +1,30 @@
 //! `cargo xtask test`: every test, as CI runs it.
 //!
-//! 1. `cargo test --workspace` (kernel tests run optimised: see the test profile),
-//!    with output shown so every backend's report and every SKIPPED line is visible;
-//! 2. the facade built with a `force-*` feature, its tests run again;
-//! 3. two `force-*` features at once must fail to compile, with a clear message;
-//! 4. for every backend this CPU lacks: forcing it gives a clear error, not SIGILL;
-//! 5. the emulated AVX-512 / XOP suites (`emu-test`);
-//! 6. `bench-matrix --quick`, and a check that its three outputs exist, parse
-//!    and agree (nothing about speed: it keeps the benchmark pipeline from rotting).
+//! 1. `cargo test --workspace` (kernel tests run optimised: see the test
+//!    profile), with output shown so every backend's report and every
+//!    SKIPPED line is visible;
+//! 2. the facade built with two `force-*` features at once (they are
+//!    additive), its tests run again, and `hq-info` explaining the outcome;
+//! 3. forcing a backend this CPU lacks stops with a clear error, never SIGILL;
+//! 4. the emulated AVX-512 suites (`emu-test`);
+//! 5. `bench-matrix --quick`, with the check that the single-lookup loops of
+//!    every bench binary stayed one lookup at a time, and that the three
+//!    outputs exist, parse and agree (nothing about speed);
+//! 6. the README's measured tables match `benches/results/` (`readme --check`).
 
 use hq::Backend;
 use std::process::{Command, Output};
+
+/// `cargo xtask test`'s options.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Skip the emulated AVX-512 suites.
+    #[arg(long)]
+    no_emu: bool,
+    /// Skip the quick bench-matrix run.
+    #[arg(long)]
+    no_bench: bool,
+}
 
 /// Runs `cargo` with `args`, streaming its output.
 pub fn cargo(args: &[&str]) -> Result<(), String> {
@@ -35,130 +49,129 @@ fn cargo_output(args: &[&str]) -> Result<Output, String> {
         .map_err(|e| format!("cannot run cargo: {e}"))
 }
 
-fn forced_backend_tests() -> Result<(), String> {
-    let forced = Backend::all()
-        .iter()
-        .find(|b| b.is_supported())
-        .expect("a portable backend exists");
-    let feature = format!("force-{}", forced.name());
+/// Two supported backends forced at once: the build compiles, the facade's
+/// tests pass in it, and `hq-info` explains which serves what.
+fn two_forced_backends() -> Result<(), String> {
+    let runs: Vec<Backend> = Backend::supported().collect();
+    let (a, b) = match runs.as_slice() {
+        [a, .., b] => (*a, *b),
+        _ => return Err("fewer than two backends run here".into()),
+    };
+    let features = format!("{},{}", a.force_feature(), b.force_feature());
     cargo(&[
         "test",
         "-p",
         "hq",
         "--features",
-        &feature,
+        &features,
         "--",
         "--nocapture",
-    ])
-}
-
-fn two_forced_backends_do_not_compile() -> Result<(), String> {
-    let [a, b, ..] = Backend::all() else {
-        return Ok(());
-    };
-    let features = format!("force-{},force-{}", a.name(), b.name());
-    let out = cargo_output(&["check", "-p", "hq", "--features", &features])?;
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    if out.status.success() {
+    ])?;
+    let hq_features = format!("hq/{},hq/{}", a.force_feature(), b.force_feature());
+    let out = cargo_output(&[
+        "run",
+        "-q",
+        "-p",
+        "hq-info",
+        "--features",
+        &hq_features,
+        "--",
+        "--no-check",
+    ])?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() || !stdout.contains("forced by Cargo features") {
         return Err(format!(
-            "`--features {features}` compiled, but the force-* features must be exclusive"
+            "hq-info with --features {hq_features} should explain the forced choice; got {:?}:\n{stdout}\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
         ));
     }
-    if !stderr.contains("mutually exclusive") {
+    println!("ok: --features {hq_features} builds and hq-info says:");
+    for line in stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("single lookups:"))
+    {
+        println!("    {line}");
+    }
+    Ok(())
+}
+
+/// Forcing a backend this CPU lacks stops with a clear error at the first
+/// call: exit status 101 (a panic's) with the message, never a signal.
+fn forcing_an_unsupported_backend_is_a_clear_error() -> Result<(), String> {
+    let Some(b) = Backend::all().iter().copied().find(|b| !b.is_supported()) else {
+        println!("\nSKIPPED forced-unsupported check: this CPU runs every backend compiled in");
+        return Ok(());
+    };
+    let feature = format!("hq/{}", b.force_feature());
+    let out = cargo_output(&[
+        "run",
+        "-q",
+        "-p",
+        "hq-info",
+        "--features",
+        &feature,
+        "--",
+        "--call",
+    ])?;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let missing = b.check_supported().expect_err("unsupported").to_string();
+    let clear = stderr.contains("cannot run on this CPU") && stderr.contains(b.name());
+    if out.status.code() != Some(101) || !clear {
         return Err(format!(
-            "`--features {features}` failed without the expected message:\n{stderr}"
+            "forcing {b} here should stop with a clear error ({missing}); got {:?}:\n{stderr}",
+            out.status
         ));
     }
     println!(
-        "ok: --features {features} is refused: \"...force-* features are mutually exclusive...\""
+        "ok: forcing {b} here stops with: {}",
+        stderr
+            .lines()
+            .find(|l| l.contains("hq:"))
+            .unwrap_or("")
+            .trim()
     );
     Ok(())
 }
 
-fn forcing_an_unsupported_backend_is_a_clear_error() -> Result<(), String> {
-    let unsupported: Vec<Backend> = Backend::all()
-        .iter()
-        .copied()
-        .filter(|b| !b.is_supported())
-        .collect();
-    if unsupported.is_empty() {
-        println!("\nSKIPPED forced-unsupported check: this CPU supports every backend compiled in");
-    }
-    for b in unsupported {
-        let feature = format!("force-{}", b.name());
-        let out = cargo_output(&[
-            "run",
-            "-q",
-            "-p",
-            "hq",
-            "--bin",
-            "hq-info",
-            "--features",
-            &feature,
-            "--",
-            "--call",
-        ])?;
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        let clear = stderr.contains("cannot run on this CPU")
-            && b.missing_features().iter().all(|f| stderr.contains(f));
-        // 101 is Rust's panic exit status: a message, not a signal.
-        if out.status.code() != Some(101) || !clear {
-            return Err(format!(
-                "forcing {b} here should stop with a clear error; got {:?}:\n{stderr}",
-                out.status
-            ));
-        }
-        println!(
-            "ok: forcing {b} here stops with: {}",
-            stderr
-                .lines()
-                .find(|l| l.contains("hq:"))
-                .unwrap_or("")
-                .trim()
-        );
-    }
-    Ok(())
-}
-
 /// The task.
-pub fn run(args: &[String]) -> Result<(), String> {
-    let skip_emulation = args.iter().any(|a| a == "--no-emu");
-    if let Some(unknown) = args
-        .iter()
-        .find(|a| !matches!(a.as_str(), "--no-emu" | "--no-bench"))
-    {
-        return Err(format!(
-            "unknown argument {unknown:?} (known: --no-emu, --no-bench)"
-        ));
-    }
+pub fn run(args: &Args) -> Result<(), String> {
     type Step = (&'static str, Box<dyn Fn() -> Result<(), String>>);
     let mut steps: Vec<Step> = vec![
         (
             "workspace tests",
             Box::new(|| cargo(&["test", "--workspace", "--", "--nocapture"])),
         ),
-        ("forced-backend build", Box::new(forced_backend_tests)),
-        (
-            "exclusive force features",
-            Box::new(two_forced_backends_do_not_compile),
-        ),
+        ("two forced backends", Box::new(two_forced_backends)),
         (
             "forced unsupported backend",
             Box::new(forcing_an_unsupported_backend_is_a_clear_error),
         ),
     ];
-    if !skip_emulation {
-        steps.push(("emulated suites", Box::new(|| crate::emu::run(&[]))));
-    }
-    if !args.iter().any(|a| a == "--no-bench") {
+    if !args.no_emu {
         steps.push((
-            "bench-matrix --quick",
+            "emulated suites",
             Box::new(|| {
-                crate::bench_matrix::run(&["--quick".to_string()])?;
-                crate::bench_matrix::run(&["--quick".to_string(), "--check".to_string()])
+                crate::emu::run(&crate::emu::Args {
+                    quick: false,
+                    timeout: 900,
+                })
             }),
         ));
     }
+    if !args.no_bench {
+        steps.push((
+            "bench-matrix --quick",
+            Box::new(|| {
+                crate::bench_matrix::run(&crate::bench_matrix::Args::quick())?;
+                crate::bench_matrix::check_outputs(&crate::bench_matrix::output_dir(true))
+            }),
+        ));
+    }
+    steps.push((
+        "README tables",
+        Box::new(|| crate::readme::run(&crate::readme::Args { check: true })),
+    ));
     let (mut passed, mut failed) = (0, Vec::new());
     for (name, step) in &steps {
         match step() {

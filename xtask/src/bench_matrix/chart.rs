@@ -21,6 +21,7 @@ fn colour(kind: &str) -> RGBColor {
     match kind {
         "backend" => RGBColor(31, 119, 180),
         "facade" => RGBColor(23, 190, 207),
+        "job" => RGBColor(44, 160, 44),
         "reference" => RGBColor(90, 90, 90),
         "peer" => RGBColor(255, 127, 14),
         _ => RGBColor(190, 190, 190),

@@ -1,5 +1,6 @@
-//! Perft nodes per second: every backend (`hq-perft`, monomorphized per
-//! backend) and the peers' perft (cozy-chess with bulk counting, shakmaty's
+//! Perft nodes per second: `auto` (`hq`'s choice, what `perft --backend
+//! auto` runs), every backend (`hq-perft`, monomorphized per backend) and
+//! the peers' perft (cozy-chess with bulk counting, shakmaty's
 //! `perft`, Stockfish's `go perft` when installed) on the same positions.
 //!
 //! The measuring is the `hq-perft` crate's own comparison,
@@ -9,7 +10,7 @@
 //! `csv,<workload>,<engine>,<nodes>,<seconds>,<nps>` lines read here. It is
 //! built with the default flags, in the `runtime` configuration's target dir.
 
-use super::results::PerftFigure;
+use hq_bench_format::PerftFigure;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -19,11 +20,7 @@ use std::time::Instant;
 const EXAMPLE: &str = "crates/hq-perft/examples/peers.rs";
 
 /// Runs the perft stage: the figures, and a note for the Markdown.
-pub fn run(
-    root: &Path,
-    _out: &Path,
-    quick: bool,
-) -> Result<(Vec<PerftFigure>, Option<String>), String> {
+pub fn run(root: &Path, quick: bool) -> Result<(Vec<PerftFigure>, Option<String>), String> {
     if !root.join(EXAMPLE).exists() {
         let note = format!(
             "Perft: SKIPPED, {EXAMPLE} is absent (the hq-perft crate is not in this checkout)."

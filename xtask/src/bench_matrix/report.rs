@@ -1,16 +1,18 @@
 //! The Markdown matrix and the chart of one run, and of several runs merged.
 
 use super::chart::{self, Panel};
-use super::results::{CHART_SVG, MATRIX_MD, Results};
+use hq_bench_format::{CHART_SVG, MATRIX_MD, REFERENCE_ROW, Results, RowKind};
 use std::fmt::Write as _;
 use std::path::Path;
 
 /// The table's columns.
-const WORKLOADS: [(&str, &str); 5] = [
+const WORKLOADS: [(&str, &str); 7] = [
     ("throughput", "throughput"),
     ("latency", "latency"),
     ("batch", "batch"),
-    ("setwise", "set-wise"),
+    ("setwise-few", "set-wise 1-2"),
+    ("setwise-typical", "set-wise 4-6"),
+    ("setwise-many", "set-wise 10-14"),
     ("cache", "cache pressure"),
 ];
 
@@ -25,11 +27,12 @@ fn cell(results: &Results, config: &str, row: &str, piece: &str, workload: &str)
     }
 }
 
-/// Every (configuration, row) with at least one figure, in run order.
+/// Every (configuration, row, kind, label) with at least one figure, in run order.
 fn rows_of(results: &Results) -> Vec<(String, String, String, String)> {
     let mut out = Vec::new();
-    for config in results.configs.iter().filter(|c| c.ran) {
-        for row in &config.rows {
+    for config in &results.configs {
+        let Some(meta) = &config.meta else { continue };
+        for row in &meta.rows {
             if results
                 .figures
                 .iter()
@@ -38,7 +41,7 @@ fn rows_of(results: &Results) -> Vec<(String, String, String, String)> {
                 out.push((
                     config.name.clone(),
                     row.name.clone(),
-                    row.kind.clone(),
+                    row.kind.name().to_owned(),
                     row.label.clone(),
                 ));
             }
@@ -79,9 +82,9 @@ pub fn markdown(results: &Results) -> String {
     );
     let _ = writeln!(
         md,
-        "* Cells: million lookups per second (ratio to the PEXT reference `ref-pext` measured in \
+        "* Cells: million lookups per second (ratio to the `{REFERENCE_ROW}` backend measured in \
          the same build, for the same piece and workload). ns per lookup = 1000 / cell. \
-         Set-wise counts one call (the union over about two sliders) as one lookup.\n"
+         Set-wise counts one call (the union over 1-2, 4-6 or 10-14 sliders) as one lookup.\n"
     );
     let _ = writeln!(md, "## Builds\n");
     let _ = writeln!(
@@ -90,11 +93,14 @@ pub fn markdown(results: &Results) -> String {
     );
     let _ = writeln!(md, "|---|---|---|---|---|---|");
     for c in &results.configs {
-        let facade = match (&c.selection, &c.active_backend) {
-            (Some(s), Some(b)) => format!("{s}: {b}"),
-            _ => "—".to_owned(),
+        let facade = match &c.meta {
+            Some(m) => format!(
+                "{}: {} / {} / {} ({})",
+                m.mode, m.choice.single, m.choice.batch, m.choice.setwise, m.class
+            ),
+            None => "—".to_owned(),
         };
-        if c.ran {
+        if c.ran() {
             let _ = writeln!(
                 md,
                 "| {} | `{}` | `{}` | {} | {:.0} | {:.0} |",
@@ -116,8 +122,9 @@ pub fn markdown(results: &Results) -> String {
         }
     }
     let mut skipped: Vec<String> = Vec::new();
-    for c in results.configs.iter().filter(|c| c.ran) {
-        for s in &c.skipped {
+    for c in &results.configs {
+        let Some(meta) = &c.meta else { continue };
+        for s in &meta.skipped {
             let line = format!("`{}` ({}): {}", s.name, c.name, s.why);
             if !skipped.contains(&line) {
                 skipped.push(line);
@@ -153,6 +160,7 @@ pub fn markdown(results: &Results) -> String {
             let _ = writeln!(md);
         }
     }
+    peers_section(&mut md, results, &rows);
     let _ = writeln!(md, "\n## queen: ns per lookup\n");
     let _ = writeln!(
         md,
@@ -203,6 +211,74 @@ pub fn markdown(results: &Results) -> String {
         let _ = writeln!(md, "* {config} `{row}` ({kind}): {label}");
     }
     md
+}
+
+/// The peer crates in the build where each is fastest (issue 13: a peer is
+/// shown at its best, with the build named), and how its native figure
+/// compares with its default-build one. A crate's variants (cozy-chess's
+/// black magic and PEXT, chess's magic and BMI2) are one crate here: each
+/// build shows its fastest variant.
+fn peers_section(md: &mut String, results: &Results, rows: &[(String, String, String, String)]) {
+    // `cozy-chess-magic` -> `cozy-chess`.
+    let crate_of = |row: &str| row.rsplit_once('-').map_or(row, |(c, _)| c).to_owned();
+    let mut crates: Vec<String> = rows
+        .iter()
+        .filter(|(_, _, kind, _)| kind == RowKind::Peer.name())
+        .map(|(_, row, _, _)| crate_of(row))
+        .collect();
+    crates.sort_unstable();
+    crates.dedup();
+    if crates.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        md,
+        "\n## Peers at their best build (queen, million lookups / s)\n\n\
+         Each peer crate's fastest variant in each build; `best` names the faster build. \
+         `native / runtime` ≥ 0.85 means the native build does not handicap the peer.\n"
+    );
+    let _ = writeln!(
+        md,
+        "| peer | workload | runtime | native | native / runtime | best |\n|---|---|---|---|---:|---|"
+    );
+    for name in &crates {
+        for workload in ["throughput", "latency", "cache"] {
+            let best_in = |config: Option<&str>| {
+                results
+                    .figures
+                    .iter()
+                    .filter(|f| {
+                        crate_of(&f.row) == *name
+                            && rows.iter().any(|(c, r, k, _)| {
+                                c == &f.config && r == &f.row && k == RowKind::Peer.name()
+                            })
+                            && f.piece == "queen"
+                            && f.workload == workload
+                            && config.is_none_or(|c| f.config == c)
+                    })
+                    .max_by(|a, b| a.mlookups_per_s.total_cmp(&b.mlookups_per_s))
+            };
+            let show = |f: Option<&hq_bench_format::Figure>| {
+                f.map_or("—".to_owned(), |f| {
+                    format!("{:.0} (`{}`)", f.mlookups_per_s, f.row)
+                })
+            };
+            let (runtime, native) = (best_in(Some("runtime")), best_in(Some("native")));
+            let ratio = match (runtime, native) {
+                (Some(r), Some(n)) => format!("{:.2}", n.mlookups_per_s / r.mlookups_per_s),
+                _ => "—".to_owned(),
+            };
+            let best = best_in(None).map_or("—".to_owned(), |f| {
+                format!("{:.0} (`{}`, {})", f.mlookups_per_s, f.row, f.config)
+            });
+            let _ = writeln!(
+                md,
+                "| {name} | {workload} | {} | {} | {ratio} | {best} |",
+                show(runtime),
+                show(native)
+            );
+        }
+    }
 }
 
 /// Writes `matrix.md` and `chart.svg` of one run into `dir`.

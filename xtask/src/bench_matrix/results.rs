@@ -1,173 +1,9 @@
-//! The data of one matrix run (`results.json`), how it is read back from
-//! criterion's output, and the check CI runs on the outputs.
+//! Reading criterion's output back, and the check CI runs on a run's outputs.
+//! The data types themselves are `hq_bench_format`'s.
 
-use super::cpu::Cpu;
-use serde::{Deserialize, Serialize};
+use hq_bench_format::{CHART_SVG, ConfigRun, MATRIX_MD, REFERENCE_ROW, Results};
+use serde::Deserialize;
 use std::path::{Path, PathBuf};
-
-/// The version of the `results.json` layout.
-pub const SCHEMA: u32 = 1;
-
-/// File names inside a result directory.
-pub const RESULTS_JSON: &str = "results.json";
-/// The Markdown matrix.
-pub const MATRIX_MD: &str = "matrix.md";
-/// The bar chart.
-pub const CHART_SVG: &str = "chart.svg";
-
-/// Everything one `cargo xtask bench-matrix` run measured.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Results {
-    /// [`SCHEMA`].
-    pub schema: u32,
-    /// Whether this was a `--quick` run (tiny samples: a pipeline check, not figures).
-    pub quick: bool,
-    /// The CPU.
-    pub cpu: Cpu,
-    /// `rustc --version`.
-    pub rustc: String,
-    /// `git describe --always --dirty`.
-    pub git_commit: String,
-    /// UTC start time, RFC 3339.
-    pub date: String,
-    /// Wall time of the whole run, seconds.
-    pub total_seconds: f64,
-    /// How each figure is derived from criterion's samples.
-    pub statistic: String,
-    /// The build configurations, in run order.
-    pub configs: Vec<ConfigRun>,
-    /// Every figure.
-    pub figures: Vec<Figure>,
-    /// Perft nodes per second (empty until the perft stage exists).
-    #[serde(default)]
-    pub perft: Vec<PerftFigure>,
-    /// Why perft figures are missing, when they are.
-    #[serde(default)]
-    pub perft_note: Option<String>,
-}
-
-/// One build configuration and how its run went.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct ConfigRun {
-    /// Short name: `runtime`, `native`, `shakmaty-hq`, `force-<backend>`.
-    pub name: String,
-    /// What it measures, for people.
-    pub description: String,
-    /// `RUSTFLAGS` of the build.
-    pub rustflags: String,
-    /// The `cargo bench` arguments.
-    pub cargo_args: Vec<String>,
-    /// Whether it ran (else `skip_reason` says why).
-    pub ran: bool,
-    /// Why it did not run (a forced backend this CPU lacks).
-    pub skip_reason: Option<String>,
-    /// How the facade chose its backend in this build (`run-time`, `compile-time`, `forced`).
-    pub selection: Option<String>,
-    /// The backend behind the facade's free functions.
-    pub active_backend: Option<String>,
-    /// The rows timed, in order.
-    pub rows: Vec<RowMeta>,
-    /// Rows this build could not time, and why.
-    pub skipped: Vec<Skipped>,
-    /// Oracle cases checked before timing.
-    pub checked_cases: u64,
-    /// Seconds spent building.
-    pub build_seconds: f64,
-    /// Seconds spent measuring.
-    pub run_seconds: f64,
-}
-
-/// A row of a configuration.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct RowMeta {
-    /// Criterion function id.
-    pub name: String,
-    /// For people.
-    pub label: String,
-    /// `backend`, `facade`, `reference`, `peer` or `floor`.
-    pub kind: String,
-}
-
-/// A row that could not run.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Skipped {
-    /// Row name.
-    pub name: String,
-    /// Why (the missing CPU features).
-    pub why: String,
-}
-
-/// One measured figure.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Figure {
-    /// Configuration name.
-    pub config: String,
-    /// Row name.
-    pub row: String,
-    /// `queen`, `rook` or `bishop`.
-    pub piece: String,
-    /// `throughput`, `latency`, `batch`, `setwise` or `cache`.
-    pub workload: String,
-    /// Lookups per benchmark iteration.
-    pub lookups_per_iter: u64,
-    /// Samples criterion took.
-    pub samples: usize,
-    /// The figure's time per iteration (see [`Results::statistic`]), ns.
-    pub ns_per_iter: f64,
-    /// Criterion's median time per iteration, ns (for comparison).
-    pub ns_per_iter_median: f64,
-    /// Million lookups per second.
-    pub mlookups_per_s: f64,
-    /// Nanoseconds per lookup.
-    pub ns_per_lookup: f64,
-    /// This figure over the PEXT figure of the same configuration, piece and workload.
-    pub ratio_to_pext: Option<f64>,
-}
-
-/// Perft speed of one row on one position.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct PerftFigure {
-    /// Configuration name.
-    pub config: String,
-    /// Row name (backend or peer).
-    pub row: String,
-    /// Position name (`startpos`, `kiwipete`).
-    pub position: String,
-    /// Depth.
-    pub depth: u32,
-    /// Leaf nodes counted.
-    pub nodes: u64,
-    /// Best wall time, seconds.
-    pub seconds: f64,
-    /// Million nodes per second.
-    pub mnps: f64,
-}
-
-impl Results {
-    /// The figure of `config`/`row`/`piece`/`workload`, if measured.
-    pub fn figure(&self, config: &str, row: &str, piece: &str, workload: &str) -> Option<&Figure> {
-        self.figures.iter().find(|f| {
-            f.config == config && f.row == row && f.piece == piece && f.workload == workload
-        })
-    }
-
-    /// Reads `dir/results.json`.
-    pub fn load(dir: &Path) -> Result<Results, String> {
-        let path = dir.join(RESULTS_JSON);
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let results: Results = serde_json::from_str(&text)
-            .map_err(|e| format!("{} does not parse: {e}", path.display()))?;
-        if results.schema != SCHEMA {
-            return Err(format!(
-                "{} has schema {}, this xtask reads {SCHEMA}",
-                path.display(),
-                results.schema
-            ));
-        }
-        Ok(results)
-    }
-}
 
 /// One benchmark as criterion left it in `CRITERION_HOME`.
 pub struct CriterionBench {
@@ -183,7 +19,39 @@ pub struct CriterionBench {
     pub median: f64,
 }
 
-fn read_json(path: &Path) -> Result<serde_json::Value, String> {
+/// The part of criterion's `benchmark.json` read here.
+#[derive(Deserialize)]
+struct BenchmarkJson {
+    group_id: String,
+    function_id: String,
+    throughput: Option<ThroughputJson>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "PascalCase")]
+struct ThroughputJson {
+    elements: Option<u64>,
+}
+
+/// Criterion's `sample.json`: iteration counts and total times per sample.
+#[derive(Deserialize)]
+struct SampleJson {
+    iters: Vec<f64>,
+    times: Vec<f64>,
+}
+
+/// The part of criterion's `estimates.json` read here.
+#[derive(Deserialize)]
+struct EstimatesJson {
+    median: Estimate,
+}
+
+#[derive(Deserialize)]
+struct Estimate {
+    point_estimate: f64,
+}
+
+fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     serde_json::from_str(&text).map_err(|e| format!("{} does not parse: {e}", path.display()))
@@ -196,36 +64,26 @@ pub fn read_criterion(home: &Path) -> Result<Vec<CriterionBench>, String> {
     dirs.sort();
     let mut out = Vec::new();
     for dir in dirs {
-        let bench = read_json(&dir.join("benchmark.json"))?;
-        let sample = read_json(&dir.join("sample.json"))?;
-        let estimates = read_json(&dir.join("estimates.json"))?;
-        let field = |v: &serde_json::Value, name: &str| -> Result<String, String> {
-            v[name]
-                .as_str()
-                .map(str::to_owned)
-                .ok_or_else(|| format!("{}: no {name}", dir.display()))
-        };
-        let numbers = |v: &serde_json::Value| -> Vec<f64> {
-            v.as_array()
-                .map(|a| a.iter().filter_map(|x| x.as_f64()).collect())
-                .unwrap_or_default()
-        };
-        let iters = numbers(&sample["iters"]);
-        let times = numbers(&sample["times"]);
-        if iters.is_empty() || iters.len() != times.len() {
+        let bench: BenchmarkJson = read_json(&dir.join("benchmark.json"))?;
+        let sample: SampleJson = read_json(&dir.join("sample.json"))?;
+        let estimates: EstimatesJson = read_json(&dir.join("estimates.json"))?;
+        if sample.iters.is_empty() || sample.iters.len() != sample.times.len() {
             return Err(format!(
                 "{}: sample.json has no usable samples",
                 dir.display()
             ));
         }
         out.push(CriterionBench {
-            group_id: field(&bench, "group_id")?,
-            function_id: field(&bench, "function_id")?,
-            elements: bench["throughput"]["Elements"].as_u64().unwrap_or(1),
-            per_iter: times.iter().zip(&iters).map(|(t, i)| t / i).collect(),
-            median: estimates["median"]["point_estimate"]
-                .as_f64()
-                .ok_or_else(|| format!("{}: no median estimate", dir.display()))?,
+            group_id: bench.group_id,
+            function_id: bench.function_id,
+            elements: bench.throughput.and_then(|t| t.elements).unwrap_or(1),
+            per_iter: sample
+                .times
+                .iter()
+                .zip(&sample.iters)
+                .map(|(t, i)| t / i)
+                .collect(),
+            median: estimates.median.point_estimate,
         });
     }
     Ok(out)
@@ -260,8 +118,8 @@ pub fn best(per_iter: &[f64]) -> f64 {
 }
 
 /// Checks that `dir` holds the three outputs of a run and that they agree:
-/// `results.json` parses and has figures with PEXT ratios where PEXT ran,
-/// `matrix.md` is a Markdown table naming every row of the results, and
+/// `results.json` parses and has figures with ratios to the PEXT row where it
+/// ran, `matrix.md` is a Markdown table naming every row of the results, and
 /// `chart.svg` is an SVG document. Nothing about speed. For CI
 /// (`cargo xtask test` after `cargo xtask bench-matrix --quick`).
 pub fn check_outputs(dir: &Path) -> Result<(), String> {
@@ -281,7 +139,7 @@ pub fn check_outputs(dir: &Path) -> Result<(), String> {
             ));
         }
     }
-    let ran: Vec<&ConfigRun> = results.configs.iter().filter(|c| c.ran).collect();
+    let ran: Vec<&ConfigRun> = results.configs.iter().filter(|c| c.ran()).collect();
     if ran.is_empty() {
         return Err(format!("{}: no configuration ran", dir.display()));
     }
@@ -298,7 +156,7 @@ pub fn check_outputs(dir: &Path) -> Result<(), String> {
         && !results
             .figures
             .iter()
-            .any(|f| f.row == "ref-pext" && f.ratio_to_pext == Some(1.0))
+            .any(|f| f.row == REFERENCE_ROW && f.ratio_to_pext == Some(1.0))
     {
         return Err(format!(
             "{}: the CPU has BMI2 but no PEXT figure",
