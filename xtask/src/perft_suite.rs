@@ -10,8 +10,8 @@
 //! standard.epd is about 2.6 billion nodes and chess960.epd about 32 billion.
 
 use hq::{Backend, SliderAttacks, WithBackend};
-use hq_perft::epd::{EpdEntry, Suite};
-use hq_perft::{Position, perft};
+use hq_chess::epd::{EpdEntry, Suite};
+use hq_chess::{Position, perft};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;

@@ -7,7 +7,7 @@
 //! * [`Classic`] (`classic`): the backend token. Portable, no CPU feature.
 //!
 //! The incrementally maintained attack boards built on these kernels live
-//! with the board, in `hq-moves` (`AttackBoards`).
+//! with the board, in `hq-chess` (`upkeep::AttackTable`).
 //!
 //! ```
 //! use hq_core::{Bitboard, SliderAttacks, Square};

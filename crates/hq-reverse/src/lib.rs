@@ -11,7 +11,7 @@
 //!
 //! The board that *maintains* the reversed occupancy through make/unmake
 //! (the method's point), the table-free slider check on it and attack-set
-//! reuse live with the board, in `hq-moves`.
+//! reuse live with the board, in `hq-chess` (`upkeep`).
 //!
 //! ```
 //! use hq_core::{Bitboard, SliderAttacks, Square};
@@ -81,9 +81,40 @@ impl SliderAttacks for ReverseBitboards {
 
     #[inline]
     fn queen_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
-        let reversed = reverse(occupancy.0);
-        let (rf, rr) = rook_attacks_split(occupancy.0, reversed, sq);
-        let (bf, br) = bishop_attacks_split(occupancy.0, reversed, sq);
+        self.queen_attacks_pair(sq, occupancy, Bitboard(reverse(occupancy.0)))
+    }
+
+    /// The method's point: with the reversed occupancy kept by the board,
+    /// no reversal of the occupancy at all (one of the result).
+    #[inline]
+    fn rook_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
+        debug_assert_eq!(
+            reversed,
+            occupancy.rotate_180(),
+            "not the reversed occupancy"
+        );
+        Bitboard(join(rook_attacks_split(occupancy.0, reversed.0, sq)))
+    }
+
+    #[inline]
+    fn bishop_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
+        debug_assert_eq!(
+            reversed,
+            occupancy.rotate_180(),
+            "not the reversed occupancy"
+        );
+        Bitboard(join(bishop_attacks_split(occupancy.0, reversed.0, sq)))
+    }
+
+    #[inline]
+    fn queen_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
+        debug_assert_eq!(
+            reversed,
+            occupancy.rotate_180(),
+            "not the reversed occupancy"
+        );
+        let (rf, rr) = rook_attacks_split(occupancy.0, reversed.0, sq);
+        let (bf, br) = bishop_attacks_split(occupancy.0, reversed.0, sq);
         Bitboard(rf | bf | reverse(rr | br))
     }
 

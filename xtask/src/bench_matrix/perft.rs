@@ -1,10 +1,10 @@
 //! Perft nodes per second: `auto` (`hq`'s choice, what `perft --backend
-//! auto` runs), every backend (`hq-perft`, monomorphized per backend) and
+//! auto` runs), every backend (`hq-chess`, monomorphized per backend) and
 //! the peers' perft (cozy-chess with bulk counting, shakmaty's
 //! `perft`, Stockfish's `go perft` when installed) on the same positions.
 //!
-//! The measuring is the `hq-perft` crate's own comparison,
-//! `cargo run --release -p hq-perft --example peers -- --csv` (start position
+//! The measuring is the `hq-chess` crate's own comparison,
+//! `cargo run --release -p hq-chess --example peers -- --csv` (start position
 //! depth 6 and Kiwipete depth 5; `--quick`: depths 5 and 4), which checks
 //! every count against the known value and prints
 //! `csv,<workload>,<engine>,<nodes>,<seconds>,<nps>` lines read here. It is
@@ -17,13 +17,13 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 /// Where the perft comparison lives.
-const EXAMPLE: &str = "crates/hq-perft/examples/peers.rs";
+const EXAMPLE: &str = "crates/hq-chess/examples/peers.rs";
 
 /// Runs the perft stage: the figures, and a note for the Markdown.
 pub fn run(root: &Path, quick: bool) -> Result<(Vec<PerftFigure>, Option<String>), String> {
     if !root.join(EXAMPLE).exists() {
         let note = format!(
-            "Perft: SKIPPED, {EXAMPLE} is absent (the hq-perft crate is not in this checkout)."
+            "Perft: SKIPPED, {EXAMPLE} is absent (the hq-chess crate is not in this checkout)."
         );
         println!("\n[perft] {note}");
         return Ok((Vec::new(), Some(note)));
@@ -33,7 +33,7 @@ pub fn run(root: &Path, quick: bool) -> Result<(Vec<PerftFigure>, Option<String>
         "run",
         "--release",
         "-p",
-        "hq-perft",
+        "hq-chess",
         "--example",
         "peers",
         "--",
@@ -84,7 +84,7 @@ pub fn run(root: &Path, quick: bool) -> Result<(Vec<PerftFigure>, Option<String>
             .parse()
             .map_err(|_| format!("bad time in {line:?}"))?;
         let row = engine
-            .strip_prefix("hq-perft/")
+            .strip_prefix("hq-chess/")
             .map(str::to_owned)
             .unwrap_or_else(|| {
                 engine

@@ -9,12 +9,12 @@ mod peers;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use hq::{Backend, SliderAttacks, WithBackend};
-use hq_perft::{Position, perft};
+use hq_chess::{Position, perft};
 use std::hint::black_box;
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 const WORKLOADS: [(&str, &str, u32, u64); 2] = [
-    ("startpos-d5", hq_perft::STARTPOS_FEN, 5, 4_865_609),
+    ("startpos-d5", hq_chess::STARTPOS_FEN, 5, 4_865_609),
     ("kiwipete-d4", KIWIPETE, 4, 4_085_603),
 ];
 
@@ -37,7 +37,7 @@ impl WithBackend for BenchBackend<'_, '_> {
         );
         let (position, depth) = (self.position, self.depth);
         self.group
-            .bench_function(format!("hq-perft/{}", B::NAME), |b| {
+            .bench_function(format!("hq-chess/{}", B::NAME), |b| {
                 b.iter(|| perft(black_box(position), black_box(depth), token))
             });
     }

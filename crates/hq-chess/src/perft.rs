@@ -3,14 +3,17 @@
 
 use crate::board::{BISHOP, Board, CastlingRules, KNIGHT, PAWN, QUEEN, ROOK};
 use crate::movegen::{CountSink, Sink, generate_any};
+use crate::upkeep::{Recompute, Upkeep};
 use crate::{Move, MoveList, Position};
 use hq_core::SliderAttacks;
 use hq_core::cpu::{Compiled, WithLevel, compiled_for};
 use rayon::prelude::*;
 
 /// Recurses into every move it receives.
-struct RecurseSink<'a, B, C> {
+struct RecurseSink<'a, B, U, C> {
     board: &'a Board,
+    /// What the board keeps, for this board.
+    upkeep: &'a U,
     rules: &'a CastlingRules,
     token: B,
     /// The level the recursion is compiled for.
@@ -20,14 +23,17 @@ struct RecurseSink<'a, B, C> {
     nodes: u64,
 }
 
-impl<B: SliderAttacks, C: Compiled> RecurseSink<'_, B, C> {
+impl<B: SliderAttacks, U: Upkeep, C: Compiled> RecurseSink<'_, B, U, C> {
     #[inline(always)]
     fn visit(&mut self, child: &Board) {
-        self.nodes += perft_at(child, self.rules, self.token, self.level, self.depth);
+        let upkeep = self.upkeep.update(self.board, child, self.token);
+        self.nodes += perft_at(
+            child, &upkeep, self.rules, self.token, self.level, self.depth,
+        );
     }
 }
 
-impl<B: SliderAttacks, C: Compiled> Sink for RecurseSink<'_, B, C> {
+impl<B: SliderAttacks, U: Upkeep, C: Compiled> Sink for RecurseSink<'_, B, U, C> {
     #[inline(always)]
     fn piece(&mut self, kind: usize, from: u8, mut targets: u64) {
         while targets != 0 {
@@ -78,9 +84,14 @@ impl<B: SliderAttacks, C: Compiled> Sink for RecurseSink<'_, B, C> {
 
 /// The number of legal moves: the generator with a counting sink.
 #[inline(always)]
-fn count_moves<B: SliderAttacks>(board: &Board, rules: &CastlingRules, token: B) -> u64 {
+fn count_moves<B: SliderAttacks, U: Upkeep>(
+    board: &Board,
+    upkeep: &U,
+    rules: &CastlingRules,
+    token: B,
+) -> u64 {
     let mut sink = CountSink(0);
-    generate_any(board, rules, token, &mut sink);
+    generate_any(board, upkeep, rules, token, &mut sink);
     sink.0
 }
 
@@ -89,8 +100,9 @@ fn count_moves<B: SliderAttacks>(board: &Board, rules: &CastlingRules, token: B)
 /// generator, the kernels and the bulk counting inlined into it (popcount
 /// bound at the last ply: the portable x86-64 baseline has no POPCNT).
 /// Depth 1 is a bulk count, never a make.
-fn perft_at<B: SliderAttacks, C: Compiled>(
+fn perft_at<B: SliderAttacks, U: Upkeep, C: Compiled>(
     board: &Board,
+    upkeep: &U,
     rules: &CastlingRules,
     token: B,
     level: C,
@@ -100,38 +112,40 @@ fn perft_at<B: SliderAttacks, C: Compiled>(
         #[inline(always)]
         || match depth {
             0 => 1,
-            1 => count_moves(board, rules, token),
+            1 => count_moves(board, upkeep, rules, token),
             _ => {
                 let mut sink = RecurseSink {
                     board,
+                    upkeep,
                     rules,
                     token,
                     level,
                     depth: depth - 1,
                     nodes: 0,
                 };
-                generate_any(board, rules, token, &mut sink);
+                generate_any(board, upkeep, rules, token, &mut sink);
                 sink.nodes
             }
         },
     )
 }
 
-/// Runs the recursion at the level jobs for `token`'s backend run at.
-fn perft_board<B: SliderAttacks>(
+/// Runs the recursion at the level jobs for `token`'s backend run at, the
+/// board keeping what `U` keeps.
+fn perft_board<B: SliderAttacks, U: Upkeep>(
     board: &Board,
     rules: &CastlingRules,
     token: B,
     depth: u32,
 ) -> u64 {
-    struct Job<'a, B>(&'a Board, &'a CastlingRules, B, u32);
-    impl<B: SliderAttacks> WithLevel for Job<'_, B> {
+    struct Job<'a, B, U>(&'a Board, U, &'a CastlingRules, B, u32);
+    impl<B: SliderAttacks, U: Upkeep> WithLevel for Job<'_, B, U> {
         type Output = u64;
         fn run<C: Compiled>(self, level: C) -> u64 {
-            perft_at(self.0, self.1, self.2, level, self.3)
+            perft_at(self.0, &self.1, self.2, self.3, level, self.4)
         }
     }
-    compiled_for(token, Job(board, rules, token, depth))
+    compiled_for(token, Job(board, U::new(board, token), rules, token, depth))
 }
 
 /// The number of leaves of the legal move tree of `position`, `depth` plies
@@ -142,12 +156,27 @@ fn perft_board<B: SliderAttacks>(
 ///
 /// ```
 /// use hq_core::SliderAttacks;
-/// use hq_perft::{Position, perft};
+/// use hq_chess::{Position, perft};
 /// let token = hq_scalar::ScalarRankTable::new().unwrap();
 /// assert_eq!(perft(&Position::startpos(), 3, token), 8_902);
 /// ```
 pub fn perft<B: SliderAttacks>(position: &Position, depth: u32, token: B) -> u64 {
-    perft_board(&position.board, &position.rules, token, depth)
+    perft_with::<Recompute, B>(position, depth, token)
+}
+
+/// [`perft`] with the board keeping what `U` keeps ([`crate::upkeep`]):
+/// the same count, another speed.
+///
+/// ```
+/// use hq_core::SliderAttacks;
+/// use hq_chess::upkeep::{AttackTable, Reversed};
+/// use hq_chess::{Position, perft_with};
+/// let token = hq_reverse::ReverseBitboards::new().unwrap();
+/// assert_eq!(perft_with::<Reversed, _>(&Position::startpos(), 3, token), 8_902);
+/// assert_eq!(perft_with::<AttackTable, _>(&Position::startpos(), 3, token), 8_902);
+/// ```
+pub fn perft_with<U: Upkeep, B: SliderAttacks>(position: &Position, depth: u32, token: B) -> u64 {
+    perft_board::<B, U>(&position.board, &position.rules, token, depth)
 }
 
 /// Each legal move of `position` with the perft of the position after it
@@ -241,6 +270,7 @@ mod tests {
             assert_eq!(
                 perft_at(
                     &p.board,
+                    &Recompute,
                     &p.rules,
                     token,
                     hq_core::cpu::at::Baseline::new(),

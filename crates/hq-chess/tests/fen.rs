@@ -3,9 +3,9 @@
 //! random and mutated FENs and demands an `Err` or a valid position, never a
 //! panic.
 
+use hq_chess::{FenError, MAX_MOVES, Position, STARTPOS_FEN, perft};
 use hq_core::piece::{Color, Piece, PieceKind};
 use hq_core::{Bitboard, SliderAttacks, Square, reference};
-use hq_perft::{FenError, MAX_MOVES, Position, STARTPOS_FEN, perft};
 use hq_scalar::ScalarRankTable;
 use proptest::prelude::*;
 
@@ -208,7 +208,7 @@ fn fen_round_trips_and_chess960_notation() {
         let mut v: Vec<String> = p
             .legal_moves(token())
             .iter()
-            .filter(|m| m.kind() == hq_perft::MoveKind::Castle)
+            .filter(|m| m.kind() == hq_chess::MoveKind::Castle)
             .map(|m| m.uci(p.is_chess960()).to_string())
             .collect();
         v.sort();
@@ -360,7 +360,7 @@ fn assert_valid(p: &Position) {
 }
 
 /// The child of a legal move must itself be a valid position.
-fn assert_valid_shallow(child: &Position, parent: &str, mv: hq_perft::UciMove) {
+fn assert_valid_shallow(child: &Position, parent: &str, mv: hq_chess::UciMove) {
     let fen = child.to_string();
     assert_eq!(
         Position::from_fen(&fen).map(|p| p.to_string()),

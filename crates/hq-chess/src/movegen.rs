@@ -17,6 +17,7 @@ use crate::tables::{
     BACK_RANKS, BETWEEN, BISHOP_LINES, FILE_A, FILE_H, KING as KING_ATTACKS,
     KNIGHT as KNIGHT_ATTACKS, PAWN_ATTACKS, ROOK_LINES,
 };
+use crate::upkeep::Upkeep;
 use hq_core::{Bitboard, SliderAttacks, Square};
 
 /// Receives the legal moves of a position, in groups.
@@ -50,10 +51,12 @@ const fn shift(bb: u64, shift: i8) -> u64 {
     }
 }
 
-/// Generates every legal move of `board` into `sink` with side `WHITE` to move.
+/// Generates every legal move of `board` into `sink` with side `WHITE` to
+/// move; slider attacks from `token` through what `upkeep` keeps.
 #[inline(always)]
-pub(crate) fn generate<B: SliderAttacks, S: Sink, const WHITE: bool>(
+pub(crate) fn generate<B: SliderAttacks, U: Upkeep, S: Sink, const WHITE: bool>(
     board: &Board,
+    upkeep: &U,
     rules: &CastlingRules,
     token: B,
     sink: &mut S,
@@ -101,20 +104,22 @@ pub(crate) fn generate<B: SliderAttacks, S: Sink, const WHITE: bool>(
         }
     }
 
-    // Whether the enemy attacks `square` when the board holds `occupancy`.
+    // Whether the enemy attacks `square` when the board holds `occupancy`
+    // (the board's occupancy with the king, and a castling rook, lifted).
     let attacked = |square: usize, occupancy: u64| -> bool {
         (KNIGHT_ATTACKS[square] & enemy_knights)
             | (PAWN_ATTACKS[us][square] & enemy_pawns)
             | (KING_ATTACKS[square] & enemy_king)
             != 0
-            || (ROOK_LINES[square] & enemy_rooks != 0
-                && token.rook_attacks(sq(square as u32), Bitboard(occupancy)).0 & enemy_rooks != 0)
-            || (BISHOP_LINES[square] & enemy_bishops != 0
-                && token
-                    .bishop_attacks(sq(square as u32), Bitboard(occupancy))
-                    .0
-                    & enemy_bishops
-                    != 0)
+            || upkeep.slider_attacks(
+                token,
+                square as u32,
+                occupancy,
+                occ ^ occupancy,
+                them,
+                enemy_rooks,
+                enemy_bishops,
+            )
     };
 
     // King moves: tested with the king lifted, so it cannot hide behind itself.
@@ -160,7 +165,7 @@ pub(crate) fn generate<B: SliderAttacks, S: Sink, const WHITE: bool>(
         } else {
             !0
         };
-        let attacks = token.bishop_attacks(sq(from), Bitboard(occ)).0;
+        let attacks = upkeep.piece_attacks(token, BISHOP, from, occ);
         sink.piece(BISHOP, from as u8, attacks & target & ray);
     }
 
@@ -173,7 +178,7 @@ pub(crate) fn generate<B: SliderAttacks, S: Sink, const WHITE: bool>(
         } else {
             !0
         };
-        let attacks = token.rook_attacks(sq(from), Bitboard(occ)).0;
+        let attacks = upkeep.piece_attacks(token, ROOK, from, occ);
         sink.piece(ROOK, from as u8, attacks & target & ray);
     }
 
@@ -183,11 +188,11 @@ pub(crate) fn generate<B: SliderAttacks, S: Sink, const WHITE: bool>(
         queens &= queens - 1;
         let bit = 1u64 << from;
         let attacks = if pin_orth & bit != 0 {
-            token.rook_attacks(sq(from), Bitboard(occ)).0 & pin_orth
+            upkeep.piece_attacks(token, ROOK, from, occ) & pin_orth
         } else if pin_diag & bit != 0 {
-            token.bishop_attacks(sq(from), Bitboard(occ)).0 & pin_diag
+            upkeep.piece_attacks(token, BISHOP, from, occ) & pin_diag
         } else {
-            token.queen_attacks(sq(from), Bitboard(occ)).0
+            upkeep.piece_attacks(token, QUEEN, from, occ)
         };
         sink.piece(QUEEN, from as u8, attacks & target);
     }
@@ -350,15 +355,16 @@ impl Sink for ListSink<'_> {
 
 /// Runs [`generate`] for whichever side is to move.
 #[inline(always)]
-pub(crate) fn generate_any<B: SliderAttacks, S: Sink>(
+pub(crate) fn generate_any<B: SliderAttacks, U: Upkeep, S: Sink>(
     board: &Board,
+    upkeep: &U,
     rules: &CastlingRules,
     token: B,
     sink: &mut S,
 ) {
     if board.side == 0 {
-        generate::<B, S, true>(board, rules, token, sink);
+        generate::<B, U, S, true>(board, upkeep, rules, token, sink);
     } else {
-        generate::<B, S, false>(board, rules, token, sink);
+        generate::<B, U, S, false>(board, upkeep, rules, token, sink);
     }
 }

@@ -373,6 +373,7 @@ impl Position {
         let mut list = MoveList::new();
         generate_any(
             &self.board,
+            &crate::upkeep::Recompute,
             &self.rules,
             token,
             &mut ListSink(&mut list, &self.rules),

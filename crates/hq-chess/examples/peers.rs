@@ -1,10 +1,13 @@
-//! Perft speed of `hq`'s choice (`auto`: what `perft --backend auto` runs)
-//! and of every supported backend against the peers, measured in the same
-//! run on the same positions: cozy-chess's move generator with bulk
-//! counting, shakmaty's `perft`, and Stockfish's `go perft` over UCI.
+//! Perft speed of `hq`'s choice (`auto`: what `perft --backend auto` runs),
+//! of every supported backend, and of the board options that keep state
+//! (`hq-chess/<option>/<backend>`: the reversed occupancy, Mack's in-check
+//! test, the incremental attack table; see `hq_chess::upkeep`) against the
+//! peers, measured in the same run on the same positions: cozy-chess's move
+//! generator with bulk counting, shakmaty's `perft`, and Stockfish's
+//! `go perft` over UCI.
 //!
 //! ```text
-//! cargo run --release -p hq-perft --example peers -- [--quick] [--repeat N] [--csv]
+//! cargo run --release -p hq-chess --example peers -- [--quick] [--repeat N] [--csv]
 //! ```
 //!
 //! Default workloads: start position depth 6 and Kiwipete depth 5 (`--quick`:
@@ -19,7 +22,9 @@ mod peers;
 
 use clap::Parser;
 use hq::{Backend, SliderAttacks, WithBackend};
-use hq_perft::{Position, perft};
+use hq_chess::upkeep::{AttackTable, MackCheck, Reversed, Upkeep};
+use hq_chess::{Position, perft, perft_with};
+use std::marker::PhantomData;
 use std::time::Instant;
 
 /// Perft speed of every backend and the peers.
@@ -49,7 +54,7 @@ const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R 
 const FULL: [Workload; 2] = [
     Workload {
         name: "startpos d6",
-        fen: hq_perft::STARTPOS_FEN,
+        fen: hq_chess::STARTPOS_FEN,
         depth: 6,
         expected: 119_060_324,
     },
@@ -64,7 +69,7 @@ const FULL: [Workload; 2] = [
 const QUICK: [Workload; 2] = [
     Workload {
         name: "startpos d5",
-        fen: hq_perft::STARTPOS_FEN,
+        fen: hq_chess::STARTPOS_FEN,
         depth: 5,
         expected: 4_865_609,
     },
@@ -88,6 +93,52 @@ impl WithBackend for TimedPerft<'_> {
     }
 }
 
+/// One timed perft with the board keeping what `U` keeps.
+struct TimedPerftWith<'a, U>(&'a Position, u32, PhantomData<U>);
+
+impl<U: Upkeep> WithBackend for TimedPerftWith<'_, U> {
+    type Output = (u64, f64);
+    fn run<B: SliderAttacks>(self, token: B) -> (u64, f64) {
+        let start = Instant::now();
+        let nodes = perft_with::<U, B>(self.0, self.1, token);
+        (nodes, start.elapsed().as_secs_f64())
+    }
+}
+
+/// The backends the maintained-board rows run on: the pair-capable ones
+/// (their kernels take the kept reversed occupancy) and the fastest others.
+const MAINTAINED_ON: [Backend; 7] = [
+    Backend::Pext,
+    Backend::Avx512,
+    Backend::Avx2,
+    Backend::ScalarRankTable,
+    Backend::ScalarReverse,
+    Backend::ReverseBitboards,
+    Backend::Classic,
+];
+
+/// `(row name, timed run)` for every maintained-board row this CPU runs.
+type Timed<'a> = Box<dyn Fn(&Position, u32) -> Result<(u64, f64), String> + 'a>;
+
+fn maintained_rows() -> Vec<(String, Timed<'static>)> {
+    fn row<U: Upkeep>(b: Backend) -> (String, Timed<'static>) {
+        (
+            format!("hq-chess/{}/{}", U::NAME, b.name()),
+            Box::new(move |p: &Position, depth| {
+                hq::with_backend(b, TimedPerftWith::<U>(p, depth, PhantomData))
+                    .map_err(|e| e.to_string())
+            }),
+        )
+    }
+    let mut rows = Vec::new();
+    for b in MAINTAINED_ON.into_iter().filter(|b| b.is_supported()) {
+        rows.push(row::<Reversed>(b));
+        rows.push(row::<MackCheck>(b));
+        rows.push(row::<AttackTable>(b));
+    }
+    rows
+}
+
 /// The fastest of `repeat` runs.
 fn best_of(
     repeat: usize,
@@ -108,8 +159,10 @@ fn main() {
     let (csv, repeat) = (args.csv, usize::from(args.repeat));
     let workloads = if args.quick { &QUICK } else { &FULL };
 
-    let mut engines: Vec<String> = vec!["hq-perft/auto".to_owned()];
-    engines.extend(Backend::supported().map(|b| format!("hq-perft/{}", b.name())));
+    let mut engines: Vec<String> = vec!["hq-chess/auto".to_owned()];
+    engines.extend(Backend::supported().map(|b| format!("hq-chess/{}", b.name())));
+    let maintained = maintained_rows();
+    engines.extend(maintained.iter().map(|(name, _)| name.clone()));
     engines.extend(["cozy-chess 0.3", "shakmaty 0.30.1", "stockfish (go perft)"].map(String::from));
 
     let mut stockfish = peers::Stockfish::start()
@@ -128,6 +181,11 @@ fn main() {
                 hq::with_backend(b, TimedPerft(&position, w.depth)).map_err(|e| e.to_string())
             })
         }));
+        results.extend(
+            maintained
+                .iter()
+                .map(|(_, run)| best_of(repeat, || run(&position, w.depth))),
+        );
         results.push(best_of(repeat, || peers::time_cozy(w.fen, w.depth)));
         results.push(best_of(repeat, || peers::time_shakmaty(w.fen, w.depth)));
         results.push(match stockfish.as_mut() {

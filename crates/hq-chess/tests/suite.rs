@@ -4,8 +4,8 @@
 //! `cargo xtask perft-suite` runs every depth.
 
 use hq::{Backend, SliderAttacks, WithBackend};
-use hq_perft::epd::{EpdEntry, Suite};
-use hq_perft::{Position, divide, perft, perft_parallel};
+use hq_chess::epd::{EpdEntry, Suite};
+use hq_chess::{Position, divide, perft, perft_parallel};
 use std::time::Instant;
 
 /// One position to check at one depth.
@@ -186,4 +186,67 @@ fn divide_and_threads_agree_with_perft() {
         }
     }
     println!("divide and 2-thread perft agree at D3 on {checked} positions");
+}
+
+/// Every board option counts exactly: the standard suite at depth 3 (and 4
+/// where it is small) with each option on the backends whose kernels use
+/// what it keeps, and on the portable default.
+#[test]
+fn every_board_option_counts_the_standard_suite_exactly() {
+    use hq_chess::perft_with;
+    use hq_chess::upkeep::{AttackTable, MackCheck, Recompute, Reversed, Upkeep};
+    use std::marker::PhantomData;
+
+    struct Options<'a, U>(&'a [EpdEntry], PhantomData<U>);
+    impl<U: Upkeep> WithBackend for Options<'_, U> {
+        type Output = (u64, u64);
+        fn run<B: SliderAttacks>(self, token: B) -> (u64, u64) {
+            let (mut positions, mut nodes) = (0, 0);
+            for (i, entry) in self.0.iter().enumerate() {
+                let position = Position::from_fen(&entry.fen).expect("suite FENs are valid");
+                for depth in [3, 4] {
+                    let Some(expected) = entry.expected(depth) else {
+                        continue;
+                    };
+                    if depth == 4 && expected > 2_000_000 {
+                        continue;
+                    }
+                    let got = perft_with::<U, B>(&position, depth, token);
+                    assert_eq!(
+                        got,
+                        expected,
+                        "{} on {}: line {} D{depth} ({})",
+                        U::NAME,
+                        B::NAME,
+                        i + 1,
+                        entry.fen
+                    );
+                    nodes += got;
+                }
+                positions += 1;
+            }
+            (positions, nodes)
+        }
+    }
+    fn run<U: Upkeep>(entries: &[EpdEntry], backend: Backend) {
+        match hq::with_backend(backend, Options::<U>(entries, PhantomData)) {
+            Ok((positions, nodes)) => println!(
+                "board option {} on {backend}: {positions} positions, {nodes} nodes, exact",
+                U::NAME
+            ),
+            Err(e) => println!("SKIPPED board option {} on {backend}: {e}", U::NAME),
+        }
+    }
+    let entries = Suite::Standard.entries();
+    for backend in [
+        Backend::ReverseBitboards,
+        Backend::ScalarReverse,
+        Backend::Avx512,
+        Backend::ScalarRankTable,
+    ] {
+        run::<Recompute>(&entries, backend);
+        run::<Reversed>(&entries, backend);
+        run::<MackCheck>(&entries, backend);
+        run::<AttackTable>(&entries, backend);
+    }
 }

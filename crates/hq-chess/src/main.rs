@@ -11,7 +11,7 @@
 
 use clap::Parser;
 use hq::{Backend, SliderAttacks, WithBackend};
-use hq_perft::{Position, divide, divide_parallel, perft_parallel};
+use hq_chess::{Position, divide, divide_parallel, perft_parallel};
 use std::process::ExitCode;
 use std::time::Instant;
 

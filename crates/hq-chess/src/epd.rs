@@ -32,7 +32,7 @@ impl EpdEntry {
 /// A message naming the part that is not `;Dk n`.
 ///
 /// ```
-/// let e = hq_perft::epd::parse_line("8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3 ;D2 9").unwrap();
+/// let e = hq_chess::epd::parse_line("8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3 ;D2 9").unwrap();
 /// assert_eq!(e.expected(2), Some(9));
 /// ```
 pub fn parse_line(line: &str) -> Result<EpdEntry, String> {

@@ -1,0 +1,63 @@
+//! The workspace's one chess board: FEN, copy-make, legal move generation,
+//! random games and perft on any slider-attack backend, with the seeds'
+//! maintained structures as board options.
+//!
+//! Perft (the number of leaves of the legal move tree at a given depth) is
+//! how chess programs prove their attack and move-generation code end to end:
+//! one wrong attack set anywhere changes the count. This crate runs it on top
+//! of any [`hq_core::SliderAttacks`] token, monomorphized per backend and
+//! compiled for the backend's instruction set, so every backend of the
+//! workspace can be checked against the published counts and timed.
+//!
+//! * [`Position`]: FEN in and out, with full validation ([`FenError`]),
+//!   Chess960 castling (X-FEN and Shredder-FEN rights); [`Position::play`]
+//!   is the make (copy-make: the parent stays as it was, which is the unmake).
+//! * [`Position::legal_moves`]: strictly legal generation (pins, checks,
+//!   double checks, castling rules, en passant with the rank-pin case,
+//!   promotions), into a [`MoveList`] sized for the 218-move maximum.
+//! * [`perft`] with bulk counting at the last ply, [`divide`], and
+//!   [`perft_parallel`] with rayon root splitting; [`perft_with`] with a
+//!   board option of [`upkeep`] (the reversed occupancy and the pair entry
+//!   points, Mack's table-free in-check test, Hyatt's incremental attack
+//!   table): same counts, other speeds.
+//! * [`playout`]: random legal games.
+//! * [`epd`]: the perft-suite format (`FEN ;D1 n ;D2 n ...`) and the
+//!   published suites, part of this repository.
+//!
+//! # Running it
+//!
+//! * `cargo run --release -p hq-chess -- --fen startpos --depth 6 [--backend NAME|auto] [--threads N] [--divide]`
+//!   prints the node count, time and nodes per second (`--divide`: each root
+//!   move with its count first, as `e2e4: 20`).
+//! * `cargo test -p hq-chess`: the suites (`suites/*.epd`) on every backend
+//!   the CPU supports and with every board option, at CI depths; `cargo
+//!   xtask perft-suite` runs every listed depth.
+//! * `cargo run --release -p hq-chess --example peers -- [--quick] [--csv]`:
+//!   the speed of hq's choice, every backend and every board option against
+//!   cozy-chess, shakmaty and Stockfish (`benches/peers.rs` is the criterion
+//!   version, without Stockfish).
+//!
+//! ```
+//! use hq_core::SliderAttacks;
+//! use hq_chess::{Position, divide, perft};
+//!
+//! let token = hq_scalar::ScalarReverse::new().unwrap();
+//! let kiwipete: Position =
+//!     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
+//! assert_eq!(perft(&kiwipete, 2, token), 2_039);
+//! let first = divide(&kiwipete, 2, token)[0];
+//! println!("{}: {}", first.0.uci(kiwipete.is_chess960()), first.1);
+//! ```
+
+mod board;
+pub mod epd;
+mod movegen;
+mod perft;
+pub mod playout;
+mod position;
+mod tables;
+pub mod upkeep;
+
+pub use board::{MAX_MOVES, Move, MoveKind, MoveList, UciMove};
+pub use perft::{divide, divide_parallel, perft, perft_parallel, perft_with};
+pub use position::{FenError, Position, STARTPOS_FEN};
