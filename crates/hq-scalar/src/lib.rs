@@ -108,16 +108,109 @@ impl ScalarRankDiagonal {
 }
 
 /// HQ with `u64::reverse_bits` on all four lines.
+///
+/// A piece's lines share their reversals: the backward halves of all its
+/// lines are worked on the reversed occupancy, united (the lines are
+/// disjoint) and reversed back once, so a queen costs two reversals (the
+/// occupancy's and the result's), and one with the reversed occupancy given
+/// (the pair entry points).
 #[derive(Clone, Copy, Debug)]
 pub struct ScalarReverse(());
-// The fill beats even one bit-reversal lookup (setwise_crossover).
-portable_token!(ScalarReverse, "scalar-reverse", loop 0, 0, 0);
 
 impl ScalarReverse {
     #[inline(always)]
     const fn line(self, line: Line, sq: Square, occupancy: u64) -> u64 {
         reverse_line_attacks(sq, occupancy, LINE_MASKS[sq as usize].get(line))
     }
+
+    /// The attacks along `lines`, with `reversed == occupancy.reverse_bits()`:
+    /// forward halves on the board, backward halves on the turned board
+    /// (square `63 - sq`, whose lines are the turned lines), one reversal.
+    #[inline(always)]
+    fn lines(sq: Square, occupancy: u64, reversed: u64, lines: &[Line]) -> u64 {
+        let (m, rm) = (&LINE_MASKS[sq as usize], &LINE_MASKS[sq as usize ^ 63]);
+        let (bit, turned_bit) = (sq.bit(), sq.rotate_180().bit());
+        let (mut forward, mut backward) = (0, 0);
+        for &line in lines {
+            let (mask, turned_mask) = (m.get(line), rm.get(line));
+            forward ^= (occupancy & mask).wrapping_sub(bit) & mask;
+            backward ^= (reversed & turned_mask).wrapping_sub(turned_bit) & turned_mask;
+        }
+        forward ^ backward.reverse_bits()
+    }
+}
+
+impl SliderAttacks for ScalarReverse {
+    const NAME: &'static str = "scalar-reverse";
+    const LEVEL: Level = Level::Baseline;
+
+    #[inline]
+    unsafe fn new_unchecked() -> Self {
+        ScalarReverse(())
+    }
+
+    #[inline]
+    fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
+        Bitboard(self.line(line, sq, occupancy.0))
+    }
+
+    #[inline]
+    fn rook_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+        self.rook_attacks_pair(sq, occupancy, occupancy.rotate_180())
+    }
+
+    #[inline]
+    fn bishop_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+        self.bishop_attacks_pair(sq, occupancy, occupancy.rotate_180())
+    }
+
+    #[inline]
+    fn queen_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+        self.queen_attacks_pair(sq, occupancy, occupancy.rotate_180())
+    }
+
+    #[inline]
+    fn rook_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
+        debug_assert_eq!(
+            reversed,
+            occupancy.rotate_180(),
+            "not the reversed occupancy"
+        );
+        Bitboard(Self::lines(
+            sq,
+            occupancy.0,
+            reversed.0,
+            &[Line::File, Line::Rank],
+        ))
+    }
+
+    #[inline]
+    fn bishop_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
+        debug_assert_eq!(
+            reversed,
+            occupancy.rotate_180(),
+            "not the reversed occupancy"
+        );
+        Bitboard(Self::lines(
+            sq,
+            occupancy.0,
+            reversed.0,
+            &[Line::Diagonal, Line::AntiDiagonal],
+        ))
+    }
+
+    #[inline]
+    fn queen_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
+        debug_assert_eq!(
+            reversed,
+            occupancy.rotate_180(),
+            "not the reversed occupancy"
+        );
+        Bitboard(Self::lines(sq, occupancy.0, reversed.0, &Line::ALL))
+    }
+
+    // The fill beats even one bit-reversal lookup (setwise_crossover).
+    crate::setwise_methods!(rooks 0, bishops 0, queens 0);
 }
 
 /// Attacks along any `line` by full bit-reversal HQ: the general form that

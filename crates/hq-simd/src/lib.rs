@@ -57,6 +57,7 @@ macro_rules! simd_backend {
         rook $rook:path, bishop $bishop:path, queen $queen:path,
         batch $batch:ident $(($lanes:ty))?,
         setwise $setwise:ident($($setwise_args:tt)*)
+        $(, queen pair $queen_pair:path)?
     ) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug)]
@@ -92,6 +93,16 @@ macro_rules! simd_backend {
                 // SAFETY: compiled with the kernel's features.
                 unsafe { $queen(sq, occupancy) }
             }
+
+            $(
+            /// Queen attacks with the reversed occupancy given.
+            #[inline]
+            #[target_feature(enable = $features)]
+            pub(crate) fn queen_pair(sq: Square, occupancy: u64, reversed: u64) -> u64 {
+                // SAFETY: compiled with the kernel's features.
+                unsafe { $queen_pair(sq, occupancy, reversed) }
+            }
+            )?
 
             /// Set-wise attacks of `piece` (the sliders count as occupied).
             #[allow(dead_code)] // unused by the tokens whose set-wise is scalar
@@ -152,6 +163,17 @@ macro_rules! simd_backend {
                 // SAFETY: as above.
                 Bitboard(unsafe { $module::queen(sq, occupancy.0) })
             }
+
+            $(
+            /// The reversed occupancy given saves the kernel its reversal.
+            #[doc = concat!("Kernel: `", stringify!($queen_pair), "`.")]
+            #[inline]
+            fn queen_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
+                debug_assert_eq!(reversed, occupancy.rotate_180(), "not the reversed occupancy");
+                // SAFETY: the token proves the level, which includes the features.
+                Bitboard(unsafe { $module::queen_pair(sq, occupancy.0, reversed.0) })
+            }
+            )?
 
             #[inline]
             fn rook_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
@@ -303,7 +325,8 @@ simd_backend! {
     batch soa(Zmm),
     // One slider: its lookup; two and more: the fill, 3-4 ns per call
     // whatever the number (setwise_crossover, Intel Xeon).
-    setwise fill(YmmGfni, YmmGfni, Zmm; loop 1, 1, 1)
+    setwise fill(YmmGfni, YmmGfni, Zmm; loop 1, 1, 1),
+    queen pair generic::quad::queen_pair::<YmmGfni>
 }
 
 simd_backend! {

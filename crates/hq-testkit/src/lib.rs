@@ -29,7 +29,9 @@
 //!   every length from 0 to 70 (so SIMD remainders are hit).
 //! * **Set-wise** entry points on random slider sets of every size 0..=16 and
 //!   of several densities, and on the board's edges, files and ranks in full.
-//! * **proptest** over random squares and occupancies of several densities.
+//! * **proptest** over random squares and occupancies of several densities,
+//!   every single-square entry point, the pair entry points (occupancy and
+//!   its reversal) included.
 //!
 //! It prints the backend's name and the number of cases of each kind.
 
@@ -450,6 +452,22 @@ pub fn check_random<B: SliderAttacks>(
                     backend.line_attacks(line, sq, occ),
                 )?;
             }
+            let reversed = occ.rotate_180();
+            check(
+                "rook_attacks_pair",
+                reference::rook_attacks(sq, occ),
+                backend.rook_attacks_pair(sq, occ, reversed),
+            )?;
+            check(
+                "bishop_attacks_pair",
+                reference::bishop_attacks(sq, occ),
+                backend.bishop_attacks_pair(sq, occ, reversed),
+            )?;
+            check(
+                "queen_attacks_pair",
+                reference::queen_attacks(sq, occ),
+                backend.queen_attacks_pair(sq, occ, reversed),
+            )?;
             Ok(())
         })
         .map_err(|e| format!("backend {}: proptest failed: {e}", B::NAME))?;
