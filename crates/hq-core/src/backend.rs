@@ -70,6 +70,7 @@ pub trait SliderAttacks: Copy + Send + Sync + core::fmt::Debug + 'static {
             Err(MissingFeatures {
                 backend: Self::NAME,
                 level: Self::LEVEL,
+                extra: crate::cpu::FeatureSet::EMPTY,
                 missing: Self::LEVEL.features().missing(),
             })
         }

@@ -153,6 +153,11 @@ impl FeatureSet {
         FeatureSet(bits)
     }
 
+    /// The features of either set.
+    pub const fn union(self, other: FeatureSet) -> FeatureSet {
+        FeatureSet(self.0 | other.0)
+    }
+
     /// Whether `feature` is in the set.
     pub const fn contains(self, feature: Feature) -> bool {
         self.0 & (1 << feature as u32) != 0
@@ -209,8 +214,9 @@ impl fmt::Display for FeatureSet {
 /// code compiled for a level ([`run_at`]) may use all of them.
 ///
 /// The x86-64 levels are the psABI micro-architecture levels; `X86V4` adds
-/// AVX-512 VBMI and GFNI to v4, which every CPU with AVX-512 and GFNI has
-/// (Ice Lake and later, Zen 4 and later).
+/// GFNI to v4 (Ice Lake and later, Zen 4 and later). Kernels that need more
+/// (AVX-512 VBMI's `vpermb`) name it on top of the level
+/// ([`MissingFeatures::check_with`]).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 #[non_exhaustive]
 pub enum Level {
@@ -220,7 +226,7 @@ pub enum Level {
     X86V2,
     /// x86-64-v3: v2 plus AVX, AVX2, BMI1, BMI2, LZCNT, FMA, MOVBE, F16C.
     X86V3,
-    /// x86-64-v4 (AVX-512 F/BW/CD/DQ/VL) plus AVX-512 VBMI and GFNI.
+    /// x86-64-v4 (AVX-512 F/BW/CD/DQ/VL) plus GFNI.
     X86V4,
     /// AArch64 Advanced SIMD (NEON).
     Neon,
@@ -270,7 +276,6 @@ const V4: &[Feature] = &[
     Feature::Avx512cd,
     Feature::Avx512dq,
     Feature::Avx512vl,
-    Feature::Avx512vbmi,
     Feature::Gfni,
 ];
 
@@ -293,7 +298,7 @@ impl Level {
             Level::Baseline => "baseline",
             Level::X86V2 => "x86-64-v2",
             Level::X86V3 => "x86-64-v3",
-            Level::X86V4 => "x86-64-v4+vbmi+gfni",
+            Level::X86V4 => "x86-64-v4+gfni",
             Level::Neon => "neon",
             Level::Simd128 => "simd128",
         }
@@ -445,7 +450,7 @@ pub mod at {
         X86V2;
         /// x86-64-v3.
         X86V3;
-        /// x86-64-v4 with VBMI and GFNI.
+        /// x86-64-v4 with GFNI.
         X86V4;
     }
 
@@ -558,7 +563,7 @@ mod x86 {
 
     #[target_feature(
         enable = "sse3,ssse3,sse4.1,sse4.2,popcnt,avx,avx2,bmi1,bmi2,lzcnt,fma,movbe,f16c,\
-                  avx512f,avx512bw,avx512cd,avx512dq,avx512vl,avx512vbmi,gfni"
+                  avx512f,avx512bw,avx512cd,avx512dq,avx512vl,gfni"
     )]
     pub(super) unsafe fn v4_fn<A, B, R, F: Fn(A, B) -> R + Copy>(a: A, b: B) -> R {
         // SAFETY: see `conjure`.
@@ -574,7 +579,7 @@ mod x86 {
 
     #[target_feature(
         enable = "sse3,ssse3,sse4.1,sse4.2,popcnt,avx,avx2,bmi1,bmi2,lzcnt,fma,movbe,f16c,\
-                  avx512f,avx512bw,avx512cd,avx512dq,avx512vl,avx512vbmi,gfni"
+                  avx512f,avx512bw,avx512cd,avx512dq,avx512vl,gfni"
     )]
     pub(super) fn v4<R>(f: impl FnOnce() -> R) -> R {
         f()
@@ -589,20 +594,33 @@ pub struct MissingFeatures {
     pub backend: &'static str,
     /// The level it is compiled for.
     pub level: Level,
-    /// The level's features this CPU lacks.
+    /// What it needs beyond the level (empty for most backends).
+    pub extra: FeatureSet,
+    /// The features this CPU lacks (of the level and the extra ones).
     pub missing: FeatureSet,
 }
 
 impl MissingFeatures {
     /// `Ok(())` if the CPU has all of `level`, else the error for `backend`.
     pub fn check(backend: &'static str, level: Level) -> Result<(), MissingFeatures> {
-        let missing = level.features().missing();
+        MissingFeatures::check_with(backend, level, FeatureSet::EMPTY)
+    }
+
+    /// `Ok(())` if the CPU has all of `level` and of `extra`, else the
+    /// error for `backend`.
+    pub fn check_with(
+        backend: &'static str,
+        level: Level,
+        extra: FeatureSet,
+    ) -> Result<(), MissingFeatures> {
+        let missing = level.features().union(extra).missing();
         if missing.is_empty() {
             Ok(())
         } else {
             Err(MissingFeatures {
                 backend,
                 level,
+                extra,
                 missing,
             })
         }
@@ -613,12 +631,15 @@ impl fmt::Display for MissingFeatures {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "backend {} cannot run on this CPU: it is built for {} ({}); missing here: {}",
+            "backend {} cannot run on this CPU: it is built for {} ({})",
             self.backend,
             self.level,
             self.level.features(),
-            self.missing
         )?;
+        if !self.extra.is_empty() {
+            write!(f, " plus {}", self.extra)?;
+        }
+        write!(f, "; missing here: {}", self.missing)?;
         if let Some(arch) = self.level.arch()
             && arch != TARGET_ARCH
         {
@@ -772,11 +793,14 @@ mod tests {
         let e = MissingFeatures {
             backend: "avx512",
             level: Level::X86V4,
+            extra: FeatureSet::of(&[Feature::Avx512vbmi]),
             missing: FeatureSet::of(&[Feature::Gfni, Feature::Avx512vbmi]),
         };
         let text = std::format!("{e}");
         assert!(
-            text.contains("avx512vbmi, gfni") && text.contains("x86-64-v4"),
+            text.contains("avx512vbmi, gfni")
+                && text.contains("x86-64-v4")
+                && text.contains("plus avx512vbmi"),
             "{text}"
         );
     }

@@ -14,7 +14,7 @@
 //! |---|---|---|---|
 //! | [`Ssse3`] (`ssse3`) | x86-64-v2 | bishop pair by byte swap; rook: file + rank moved onto the a1-h8 diagonal | single kernels in a loop |
 //! | [`Avx2`] (`avx2`) | x86-64-v3 | the SSSE3 kernels, VEX-encoded | four squares per ymm |
-//! | [`Avx512`] (`avx512`) | x86-64-v4 + VBMI + GFNI | pairs with GFNI bit reversal; queen: four lines per ymm | eight squares per zmm |
+//! | [`Avx512`] (`avx512`) | x86-64-v4 + GFNI | pairs with GFNI bit reversal; queen: four lines per ymm | eight squares per zmm |
 //! | [`Neon`] (`neon`) | AArch64 | bishop pair by byte swap; rook pair by `rbit` | single kernels in a loop |
 //! | [`Simd128`] (`simd128`) | wasm32 with `+simd128` | bishop pair by byte swap; rook pair by bit reversal | single kernels in a loop |
 //!

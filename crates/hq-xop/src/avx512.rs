@@ -14,7 +14,7 @@
 //! only under the Bochs emulator (tigerlake model), never on real hardware.
 
 use core::arch::x86_64::*;
-use hq_core::cpu::{Level, MissingFeatures};
+use hq_core::cpu::{Feature, FeatureSet, Level, MissingFeatures};
 
 /// Proof that this CPU has AVX-512 F, BW, VBMI and GFNI, for [`vpperm_x4`].
 #[derive(Clone, Copy, Debug)]
@@ -24,8 +24,10 @@ impl Avx512Vpperm {
     /// The instruction set the kernel is compiled for (AVX-512 F/BW/VBMI and
     /// GFNI are in it).
     pub const LEVEL: Level = Level::X86V4;
+    /// What the kernels need beyond [`Self::LEVEL`]: AVX-512 VBMI (`vpermb`).
+    pub const EXTRA: FeatureSet = FeatureSet::of(&[Feature::Avx512vbmi]);
 
-    /// The token, if the CPU has [`Self::LEVEL`].
+    /// The token, if the CPU has [`Self::LEVEL`] and [`Self::EXTRA`].
     #[inline]
     pub fn new() -> Option<Self> {
         Self::require().ok()
@@ -34,7 +36,8 @@ impl Avx512Vpperm {
     /// The token, or what this CPU lacks.
     #[inline]
     pub fn require() -> Result<Self, MissingFeatures> {
-        MissingFeatures::check("vpperm-avx512", Self::LEVEL).map(|()| Avx512Vpperm(()))
+        MissingFeatures::check_with("vpperm-avx512", Self::LEVEL, Self::EXTRA)
+            .map(|()| Avx512Vpperm(()))
     }
 
     /// Four VPPERMs at once on zmm values (lane `L` from lanes `L`).

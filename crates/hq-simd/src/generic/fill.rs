@@ -22,7 +22,10 @@
 //! runs the same steps one direction at a time.
 
 use crate::vector::VariableShifts;
-use hq_scalar::setwise::fill::DIRECTIONS;
+use hq_scalar::setwise::fill::Directions;
+
+/// The direction constants, in memory once: every register loads from here.
+static DIRECTIONS: Directions = hq_scalar::setwise::fill::DIRECTIONS;
 
 /// Which directions a piece moves in.
 #[derive(Clone, Copy)]

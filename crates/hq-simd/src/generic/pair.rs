@@ -139,15 +139,15 @@ const fn records(lines: Lines, reversal: Reversal) -> [PairRecord; 64] {
 }
 
 /// `{diagonal, anti-diagonal}`, byte-swapped.
-pub(crate) const BISHOP: [PairRecord; 64] = records(Lines::Bishop, Reversal::Bytes);
+pub(crate) static BISHOP: [PairRecord; 64] = records(Lines::Bishop, Reversal::Bytes);
 
 /// `{file, rank}`, bit-reversed.
-pub(crate) const ROOK: [PairRecord; 64] = records(Lines::Rook, Reversal::Bits);
+pub(crate) static ROOK: [PairRecord; 64] = records(Lines::Rook, Reversal::Bits);
 
 /// `{file, the rank moved onto the a1-h8 diagonal}`, byte-swapped: the
 /// rank's file `f` lands on square `9f` (see `arch/x86_64/rank_on_diagonal.rs`).
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-pub(crate) const ROOK_ON_DIAGONAL: [PairRecord; 64] =
+pub(crate) static ROOK_ON_DIAGONAL: [PairRecord; 64] =
     records(Lines::RookOnDiagonal, Reversal::Bytes);
 
 /// HQ on both lanes of `occupancy` with `record`'s masks and `reversal`.

@@ -10,12 +10,12 @@ use hq_core::Square;
 pub(crate) struct Wasm128(pub v128);
 
 /// Byte swap of both lanes, as a swizzle control.
-const SWAP_BYTES: [u8; 16] = [7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8];
+static SWAP_BYTES: [u8; 16] = [7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8];
 /// A nibble bit-reversed, as the high and the low nibble of a byte.
-const NIBBLE_REVERSED_HIGH: [u8; 16] = [
+static NIBBLE_REVERSED_HIGH: [u8; 16] = [
     0x00, 0x80, 0x40, 0xC0, 0x20, 0xA0, 0x60, 0xE0, 0x10, 0x90, 0x50, 0xD0, 0x30, 0xB0, 0x70, 0xF0,
 ];
-const NIBBLE_REVERSED_LOW: [u8; 16] = [
+static NIBBLE_REVERSED_LOW: [u8; 16] = [
     0x0, 0x8, 0x4, 0xC, 0x2, 0xA, 0x6, 0xE, 0x1, 0x9, 0x5, 0xD, 0x3, 0xB, 0x7, 0xF,
 ];
 

@@ -31,7 +31,7 @@ struct RankShuffles {
     place: Pair,
 }
 
-const RANK_SHUFFLES: [RankShuffles; 8] = {
+static RANK_SHUFFLES: [RankShuffles; 8] = {
     let mut table = [RankShuffles {
         spread: Pair([0, 0]),
         place: Pair([0, 0]),
