@@ -1,9 +1,9 @@
 //! All versions agree on random boards; the per-kind/colour bitboards agree
-//! with the pieces; bad planes give an error. The AVX-512 parts report
-//! SKIPPED without the features.
+//! with the pieces; bad planes and bad bitboards give an error. The AVX-512
+//! parts report SKIPPED without the features.
 
 use hq_core::piece::{Color, Piece, PieceKind};
-use hq_mailbox::{PieceBitboards, Planes, scalar};
+use hq_mailbox::{InvalidBitboards, PieceBitboards, Planes, one_hot, scalar};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
@@ -18,16 +18,80 @@ fn board() -> impl Strategy<Value = [Piece; 64]> {
     proptest::collection::vec(piece(), 64).prop_map(|v| v.try_into().expect("64 pieces"))
 }
 
+/// Boards that are mostly no position: dense random words, sparse ones (an
+/// and of three), and a valid board with one bit flipped.
+fn any_boards() -> impl Strategy<Value = PieceBitboards> {
+    prop_oneof![
+        any::<[u64; 8]>().prop_map(PieceBitboards::from_array),
+        (any::<[u64; 8]>(), any::<[u64; 8]>(), any::<[u64; 8]>()).prop_map(|(a, b, c)| {
+            PieceBitboards::from_array(std::array::from_fn(|i| a[i] & b[i] & c[i]))
+        }),
+        (board(), 0u32..64, 0usize..8).prop_map(|(b, sq, i)| {
+            let mut boards = scalar::to_bitboards_reference(&b).to_array();
+            boards[i] ^= 1 << sq;
+            PieceBitboards::from_array(boards)
+        }),
+    ]
+}
+
 const CASES: u32 = 3_000;
 
-#[test]
-fn scalar_versions_agree_and_round_trip() {
-    let mut runner = TestRunner::new(Config {
+fn runner() -> TestRunner {
+    TestRunner::new(Config {
         cases: CASES,
         failure_persistence: None,
         ..Config::default()
-    });
-    runner
+    })
+}
+
+/// Every piece (both colours, all kinds).
+fn pieces() -> impl Iterator<Item = Piece> {
+    [Color::White, Color::Black]
+        .into_iter()
+        .flat_map(|c| PieceKind::ALL.map(|k| Piece::new(c, k)))
+}
+
+/// The edge-case boards: empty, each piece alone on each square, each piece
+/// on every square.
+fn edge_boards() -> Vec<[Piece; 64]> {
+    let mut boards = vec![[Piece::NONE; 64]];
+    for p in pieces() {
+        for sq in 0..64 {
+            let mut b = [Piece::NONE; 64];
+            b[sq] = p;
+            boards.push(b);
+        }
+        boards.push([p; 64]);
+    }
+    boards
+}
+
+/// The boards with one byte `byte` on square `sq` and nothing elsewhere.
+fn single_byte(sq: usize, byte: u8) -> PieceBitboards {
+    PieceBitboards::from_array(std::array::from_fn(|i| u64::from((byte >> i) & 1) << sq))
+}
+
+/// The AVX-512 token, or `None` after printing the SKIPPED line.
+#[cfg(target_arch = "x86_64")]
+fn avx512_or_skip(what: &str) -> Option<hq_mailbox::MailboxAvx512> {
+    match hq_mailbox::MailboxAvx512::require() {
+        Ok(t) => Some(t),
+        Err(e) => {
+            let first = e
+                .missing
+                .iter()
+                .next()
+                .expect("an error names a missing feature");
+            assert!(e.to_string().contains(first.name()));
+            println!("SKIPPED {what} (not counted as passed): {e}");
+            None
+        }
+    }
+}
+
+#[test]
+fn scalar_versions_agree_and_round_trip() {
+    runner()
         .run(&board(), |b| {
             let planes = scalar::to_planes_reference(&b);
             prop_assert_eq!(scalar::to_planes(&b), planes);
@@ -39,7 +103,7 @@ fn scalar_versions_agree_and_round_trip() {
             let bb = PieceBitboards::from_planes(&planes);
             for (sq, p) in b.iter().enumerate() {
                 let bit = 1u64 << sq;
-                prop_assert_eq!(bb.occupied.0 & bit != 0, !p.is_none());
+                prop_assert_eq!(bb.occupied().0 & bit != 0, !p.is_none());
                 for kind in PieceKind::ALL {
                     prop_assert_eq!(bb.kind(kind).0 & bit != 0, p.kind() == Some(kind));
                     for color in [Color::White, Color::Black] {
@@ -53,37 +117,131 @@ fn scalar_versions_agree_and_round_trip() {
                     prop_assert_eq!(bb.color(color).0 & bit != 0, p.color() == Some(color));
                 }
             }
+            // The one-hot path gives the same boards, directly.
+            prop_assert_eq!(scalar::to_bitboards_reference(&b), bb);
+            prop_assert_eq!(scalar::to_bitboards(&b), bb);
+            prop_assert_eq!(hq_mailbox::to_bitboards(&b), bb);
+            prop_assert_eq!(bb.invalid_squares(), 0);
+            prop_assert_eq!(scalar::from_bitboards_reference(&bb), Ok(b));
+            prop_assert_eq!(scalar::from_bitboards(&bb), Ok(b));
+            prop_assert_eq!(hq_mailbox::from_bitboards(&bb), Ok(b));
             Ok(())
         })
         .unwrap();
     println!(
-        "mailbox: scalar (mask-multiply), reference loop and auto-dispatch agree on {CASES} random boards, both directions"
+        "mailbox: scalar (mask-multiply), reference loop and auto-dispatch agree on {CASES} random boards, \
+         planes and one-hot bitboards, both directions"
     );
+}
+
+#[test]
+fn scalar_bitboards_edge_cases_agree() {
+    let boards = edge_boards();
+    for b in &boards {
+        let bb = scalar::to_bitboards_reference(b);
+        assert_eq!(scalar::to_bitboards(b), bb);
+        assert_eq!(scalar::from_bitboards(&bb), Ok(*b));
+        assert_eq!(scalar::from_bitboards_reference(&bb), Ok(*b));
+    }
+    // Each piece alone: exactly its kind board and its colour board hold the square.
+    for p in pieces() {
+        let mut b = [Piece::NONE; 64];
+        b[27] = p;
+        let want: [u64; 8] = std::array::from_fn(|i| u64::from((one_hot(p) >> i) & 1) << 27);
+        assert_eq!(scalar::to_bitboards(&b).to_array(), want, "{p:?}");
+    }
+    println!(
+        "mailbox: scalar one-hot bitboards = reference loop on {} edge boards (empty, each piece on each square, each piece everywhere)",
+        boards.len()
+    );
+}
+
+#[test]
+fn scalar_bitboards_report_every_invalid_byte() {
+    // Every byte on every square: 13 bytes are a piece or empty, 243 are errors.
+    let mut errors = 0;
+    for sq in 0..64 {
+        for byte in 0..=255u8 {
+            let bb = single_byte(sq, byte);
+            let want = scalar::from_bitboards_reference(&bb);
+            assert_eq!(
+                scalar::from_bitboards(&bb),
+                want,
+                "square {sq} byte {byte:#04x}"
+            );
+            assert_eq!(hq_mailbox::from_bitboards(&bb), want);
+            match want {
+                Ok(b) => {
+                    assert_eq!(b[sq].code(), hq_mailbox::from_one_hot(byte).unwrap().code());
+                    assert_eq!(bb.invalid_squares(), 0);
+                }
+                Err(e) => {
+                    assert_eq!(
+                        e,
+                        InvalidBitboards {
+                            square: sq as u8,
+                            byte
+                        }
+                    );
+                    assert_eq!(bb.invalid_squares(), 1 << sq);
+                    errors += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(errors, 64 * 243);
+    // Random, mostly invalid boards: scalar = reference, errors included.
+    runner()
+        .run(&any_boards(), |bb| {
+            let want = scalar::from_bitboards_reference(&bb);
+            prop_assert_eq!(scalar::from_bitboards(&bb), want);
+            prop_assert_eq!(hq_mailbox::from_bitboards(&bb), want);
+            prop_assert_eq!(bb.validate().is_ok(), want.is_ok());
+            Ok(())
+        })
+        .unwrap();
+    println!(
+        "mailbox: scalar from_bitboards = reference on all 64 x 256 single-square bytes \
+         ({errors} errors) and {CASES} random, mostly invalid boards"
+    );
+}
+
+#[test]
+fn invalid_bitboards_are_a_clear_error() {
+    let knight_bishop_white = single_byte(9, 0x46);
+    let e = scalar::from_bitboards(&knight_bishop_white).unwrap_err();
+    assert_eq!((e.square, e.byte), (9, 0x46));
+    assert!(e.to_string().contains("square 9") && e.to_string().contains("more than one kind"));
+    assert_eq!(hq_mailbox::from_bitboards(&knight_bishop_white), Err(e));
+    let cases = [
+        (0x08, "a kind without a colour"), // rook, no colour
+        (0x40, "a colour without a kind"), // white, nothing
+        (0xC1, "both colours"),            // pawn, white and black
+    ];
+    for (byte, why) in cases {
+        let bb = single_byte(63, byte);
+        let e = scalar::from_bitboards(&bb).unwrap_err();
+        assert_eq!((e.square, e.byte), (63, byte));
+        assert!(e.to_string().contains(why), "{e}");
+        assert_eq!(hq_mailbox::from_bitboards(&bb), Err(e));
+    }
+    // The first bad square is reported, whatever comes after it.
+    let mut boards = single_byte(20, 0x03).to_array();
+    boards[6] |= 1 << 40;
+    boards[1] |= 1 << 5 | 1 << 50;
+    let bb = PieceBitboards::from_array(boards);
+    let e = hq_mailbox::from_bitboards(&bb).unwrap_err();
+    assert_eq!((e.square, e.byte), (5, 0x02));
+    assert_eq!(bb.invalid_squares(), 1 << 5 | 1 << 20 | 1 << 40 | 1 << 50);
 }
 
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn avx512_agrees_with_scalar_or_reports_skipped() {
-    use hq_mailbox::MailboxAvx512;
-    let t = match MailboxAvx512::require() {
-        Ok(t) => t,
-        Err(e) => {
-            let first = e
-                .missing
-                .iter()
-                .next()
-                .expect("an error names a missing feature");
-            assert!(e.to_string().contains(first.name()));
-            println!("SKIPPED avx512 mailbox transposition (not counted as passed): {e}");
-            return;
-        }
+    let Some(t) = avx512_or_skip("avx512 mailbox transposition") else {
+        return;
     };
-    let mut runner = TestRunner::new(Config {
-        cases: CASES,
-        failure_persistence: None,
-        ..Config::default()
-    });
-    runner
+    runner()
         .run(&board(), |b| {
             let planes = scalar::to_planes_reference(&b);
             prop_assert_eq!(t.to_planes(&b), planes);
@@ -108,6 +266,71 @@ fn avx512_agrees_with_scalar_or_reports_skipped() {
     }
     println!(
         "mailbox: avx512 = scalar on {CASES} random boards both directions, and on all 512 single bits"
+    );
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn avx512_bitboards_agree_or_report_skipped() {
+    let Some(t) = avx512_or_skip("avx512 one-hot bitboards") else {
+        return;
+    };
+    runner()
+        .run(&board(), |b| {
+            let bb = scalar::to_bitboards_reference(&b);
+            prop_assert_eq!(t.to_bitboards(&b), bb);
+            prop_assert_eq!(scalar::to_bitboards(&b), bb);
+            prop_assert_eq!(t.from_bitboards(&bb), Ok(b));
+            prop_assert_eq!(scalar::from_bitboards(&bb), Ok(b));
+            prop_assert_eq!(scalar::from_bitboards_reference(&bb), Ok(b));
+            Ok(())
+        })
+        .unwrap();
+    let edges = edge_boards();
+    for b in &edges {
+        let bb = scalar::to_bitboards_reference(b);
+        assert_eq!(t.to_bitboards(b), bb);
+        assert_eq!(t.from_bitboards(&bb), Ok(*b));
+    }
+    println!(
+        "mailbox: avx512 one-hot bitboards = scalar = reference loop on {CASES} random boards both directions \
+         and {} edge boards",
+        edges.len()
+    );
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn avx512_bitboards_report_invalid_input_or_skipped() {
+    let Some(t) = avx512_or_skip("avx512 one-hot bitboards, invalid input") else {
+        return;
+    };
+    // Every byte on every square: the same result and, from the kernel, the
+    // same bad-square mask as the scalar check.
+    for sq in 0..64 {
+        for byte in 0..=255u8 {
+            let bb = single_byte(sq, byte);
+            let want = scalar::from_bitboards_reference(&bb);
+            assert_eq!(t.from_bitboards(&bb), want, "square {sq} byte {byte:#04x}");
+            // SAFETY: the token above proves the features.
+            let bad = unsafe { hq_mailbox::avx512::to_codes(&bb, &mut [0; 64]) };
+            assert_eq!(bad, bb.invalid_squares(), "square {sq} byte {byte:#04x}");
+        }
+    }
+    runner()
+        .run(&any_boards(), |bb| {
+            let want = scalar::from_bitboards_reference(&bb);
+            prop_assert_eq!(t.from_bitboards(&bb), want);
+            prop_assert_eq!(scalar::from_bitboards(&bb), want);
+            // SAFETY: the token above proves the features.
+            let bad = unsafe { hq_mailbox::avx512::to_codes(&bb, &mut [0; 64]) };
+            prop_assert_eq!(bad, bb.invalid_squares());
+            Ok(())
+        })
+        .unwrap();
+    println!(
+        "mailbox: avx512 from_bitboards = scalar = reference on all 64 x 256 single-square bytes \
+         and {CASES} random, mostly invalid boards (same error, same bad-square mask)"
     );
 }
 
