@@ -35,9 +35,10 @@
 //! }
 //! ```
 
+#[macro_use]
+mod vector;
 mod arch;
 mod generic;
-mod vector;
 
 use hq_core::cpu::Level;
 use hq_core::{Bitboard, Line, SliderAttacks, Square, check_batch_lengths, line_mask};
@@ -127,13 +128,7 @@ macro_rules! simd_backend {
         #[cfg(target_arch = $arch)]
         #[allow(unused_unsafe)] // wasm: safe to call where simd128 is on for the whole build
         impl SliderAttacks for $token {
-            const NAME: &'static str = $name;
-            const LEVEL: Level = $level;
-
-            #[inline]
-            unsafe fn new_unchecked() -> Self {
-                $token(())
-            }
+            simd_backend!(@identity $token, $name, $level);
 
             /// The piece kernel through the line, masked to it (the other
             /// line's attacks lie outside the mask).
@@ -204,18 +199,21 @@ macro_rules! simd_backend {
         /// misuse of `new_unchecked` still gets right answers.
         #[cfg(not(target_arch = $arch))]
         impl SliderAttacks for $token {
-            const NAME: &'static str = $name;
-            const LEVEL: Level = $level;
-
-            #[inline]
-            unsafe fn new_unchecked() -> Self {
-                $token(())
-            }
+            simd_backend!(@identity $token, $name, $level);
 
             #[inline]
             fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
                 Bitboard(hq_scalar::line_attacks(line, sq, occupancy.0))
             }
+        }
+    };
+    (@identity $token:ident, $name:literal, $level:expr) => {
+        const NAME: &'static str = $name;
+        const LEVEL: Level = $level;
+
+        #[inline]
+        unsafe fn new_unchecked() -> Self {
+            $token(())
         }
     };
     (@batch soa($lanes:ty), $squares:ident, $occupancy:ident, $out:ident, $rook:ident, $bishop:ident) => {
@@ -314,8 +312,8 @@ simd_backend! {
 }
 
 simd_backend! {
-    /// AVX-512 with GFNI (`avx512`): full bit reversal in two instructions
-    /// (`vgf2p8affineqb` + `vpshufb`), so every line is plain HQ: rook and
+    /// AVX-512 with GFNI (`avx512`): full bit reversal in two
+    /// `vgf2p8affineqb`, so every line is plain HQ: rook and
     /// bishop pairs per xmm, a queen's four lines per ymm; batches eight
     /// squares per zmm.
     Avx512 in avx512: "avx512", Level::X86V4, "x86_64",

@@ -98,3 +98,79 @@ pub(crate) trait VariableShifts: Lanes {
         }
     }
 }
+
+/// The plain lane logic of a [`Lanes`] impl, from each instruction set's
+/// intrinsics (one line per method, so the arch modules differ only in
+/// names). `and_not` and `splat` are given as `|a, b| expr` / `|x| expr`
+/// because their argument order and types differ between instruction sets.
+macro_rules! lanes_logic {
+    ($lanes:literal, splat: |$x:ident| $splat:expr, load: $load:path, store: $store:path,
+     and: $and:path, or: $or:path, xor: $xor:path, and_not: |$a:ident, $b:ident| $and_not:expr,
+     sub: $sub:path) => {
+        const LANES: usize = $lanes;
+        #[inline(always)]
+        unsafe fn splat($x: u64) -> Self {
+            // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
+            Self(unsafe { $splat })
+        }
+        #[inline(always)]
+        unsafe fn load(src: *const u64) -> Self {
+            // SAFETY: the instruction set as above; `LANES` readable words at `src`.
+            Self(unsafe { $load(src.cast()) })
+        }
+        #[inline(always)]
+        unsafe fn store(self, dst: *mut u64) {
+            // SAFETY: the instruction set as above; `LANES` writable words at `dst`.
+            unsafe { $store(dst.cast(), self.0) }
+        }
+        #[inline(always)]
+        unsafe fn and(self, other: Self) -> Self {
+            // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
+            Self(unsafe { $and(self.0, other.0) })
+        }
+        #[inline(always)]
+        unsafe fn or(self, other: Self) -> Self {
+            // SAFETY: as `and`.
+            Self(unsafe { $or(self.0, other.0) })
+        }
+        #[inline(always)]
+        unsafe fn xor(self, other: Self) -> Self {
+            // SAFETY: as `and`.
+            Self(unsafe { $xor(self.0, other.0) })
+        }
+        #[inline(always)]
+        unsafe fn and_not(self, other: Self) -> Self {
+            let ($a, $b) = (self.0, other.0);
+            // SAFETY: as `and`.
+            Self(unsafe { $and_not })
+        }
+        #[inline(always)]
+        unsafe fn sub(self, other: Self) -> Self {
+            // SAFETY: as `and`.
+            Self(unsafe { $sub(self.0, other.0) })
+        }
+    };
+}
+
+/// `reverse_bits` by byte swap and two 16-entry nibble lookups (SSSE3
+/// `pshufb`, AVX2, wasm `i8x16_swizzle`): each byte's low nibble indexes a
+/// table of reversed nibbles placed high, its high nibble one placed low.
+#[allow(unused_macros)] // aarch64 has `rbit`
+macro_rules! nibble_reverse_bits {
+    (table: $table:path, shuffle: $shuffle:path, and: $and:path, or: $or:path,
+     low_nibbles: $low:expr, high_nibbles: |$x:ident| $high:expr) => {
+        #[inline(always)]
+        unsafe fn reverse_bits(self) -> Self {
+            // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
+            unsafe {
+                let $x = self.swap_bytes().0;
+                let low = $and($x, $low);
+                let high = $high;
+                Self($or(
+                    $shuffle($table(&NIBBLE_REVERSED_HIGH), low),
+                    $shuffle($table(&NIBBLE_REVERSED_LOW), high),
+                ))
+            }
+        }
+    };
+}

@@ -26,61 +26,24 @@ unsafe fn table(t: &[u8; 16]) -> v128 {
 }
 
 impl Lanes for Wasm128 {
-    const LANES: usize = 2;
-    #[inline(always)]
-    unsafe fn splat(x: u64) -> Self {
-        Wasm128(unsafe { u64x2_splat(x) })
-    }
-    #[inline(always)]
-    unsafe fn load(src: *const u64) -> Self {
-        Wasm128(unsafe { v128_load(src.cast()) })
-    }
-    #[inline(always)]
-    unsafe fn store(self, dst: *mut u64) {
-        unsafe { v128_store(dst.cast(), self.0) }
-    }
+    lanes_logic!(2, splat: |x| u64x2_splat(x), load: v128_load, store: v128_store,
+        and: v128_and, or: v128_or, xor: v128_xor, and_not: |a, b| v128_andnot(a, b),
+        sub: i64x2_sub);
     #[inline(always)]
     unsafe fn load_squares(squares: *const Square) -> Self {
+        // SAFETY: two readable squares (the `Lanes` contract).
         Wasm128(unsafe { u64x2(*squares as u64, *squares.add(1) as u64) })
     }
     #[inline(always)]
-    unsafe fn and(self, other: Self) -> Self {
-        Wasm128(unsafe { v128_and(self.0, other.0) })
-    }
-    #[inline(always)]
-    unsafe fn or(self, other: Self) -> Self {
-        Wasm128(unsafe { v128_or(self.0, other.0) })
-    }
-    #[inline(always)]
-    unsafe fn xor(self, other: Self) -> Self {
-        Wasm128(unsafe { v128_xor(self.0, other.0) })
-    }
-    #[inline(always)]
-    unsafe fn and_not(self, other: Self) -> Self {
-        Wasm128(unsafe { v128_andnot(self.0, other.0) })
-    }
-    #[inline(always)]
-    unsafe fn sub(self, other: Self) -> Self {
-        Wasm128(unsafe { i64x2_sub(self.0, other.0) })
-    }
-    #[inline(always)]
     unsafe fn swap_bytes(self) -> Self {
+        // SAFETY: simd128 (the `Lanes` contract).
         Wasm128(unsafe { i8x16_swizzle(self.0, table(&SWAP_BYTES)) })
     }
-    #[inline(always)]
-    unsafe fn reverse_bits(self) -> Self {
-        unsafe {
-            let x = self.swap_bytes().0;
-            let low = v128_and(x, u8x16_splat(0x0F));
-            let high = u8x16_shr(x, 4);
-            Wasm128(v128_or(
-                i8x16_swizzle(table(&NIBBLE_REVERSED_HIGH), low),
-                i8x16_swizzle(table(&NIBBLE_REVERSED_LOW), high),
-            ))
-        }
-    }
+    nibble_reverse_bits!(table: table, shuffle: i8x16_swizzle, and: v128_and, or: v128_or,
+        low_nibbles: u8x16_splat(0x0F), high_nibbles: |x| u8x16_shr(x, 4));
     #[inline(always)]
     unsafe fn or_lanes(self) -> u64 {
+        // SAFETY: simd128 (the `Lanes` contract).
         unsafe { u64x2_extract_lane::<0>(self.0) | u64x2_extract_lane::<1>(self.0) }
     }
 }

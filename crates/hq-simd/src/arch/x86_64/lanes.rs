@@ -47,50 +47,39 @@ const fn nibble_table(shift: u32) -> [u8; 32] {
 /// against 539-543 M/s queen throughput), so `avx512` does not need VBMI.
 const REVERSE_BITS_MATRIX: i64 = 0x8040_2010_0804_0201u64 as i64;
 
-/// The logic every width shares, from its intrinsics.
-macro_rules! plain_logic {
-    ($raw:ty, $n:literal, set1: $set1:ident, loadu: $loadu:ident, storeu: $storeu:ident,
-     and: $and:ident, or: $or:ident, xor: $xor:ident, andnot: $andnot:ident, sub: $sub:ident) => {
-        const LANES: usize = $n;
+/// `swap_bytes` by one `pshufb` with [`SWAP_BYTES`].
+macro_rules! pshufb_swap_bytes {
+    ($shuffle:path, $table:path) => {
         #[inline(always)]
-        unsafe fn splat(x: u64) -> Self {
+        unsafe fn swap_bytes(self) -> Self {
             // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
-            Self(unsafe { $set1(x as i64) })
+            Self(unsafe { $shuffle(self.0, $table(&SWAP_BYTES)) })
         }
+    };
+}
+
+/// `reverse_bits` by two GFNI affine steps (see [`REVERSE_BITS_MATRIX`]).
+macro_rules! gfni_reverse_bits {
+    ($set1:path, $affine:ident) => {
         #[inline(always)]
-        unsafe fn load(src: *const u64) -> Self {
+        unsafe fn reverse_bits(self) -> Self {
             // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
-            Self(unsafe { $loadu(src.cast()) })
+            unsafe {
+                let matrix = $set1(REVERSE_BITS_MATRIX);
+                Self($affine::<0>(matrix, $affine::<0>(matrix, self.0)))
+            }
         }
+    };
+}
+
+/// `or_lanes` through a fold function.
+macro_rules! fold_lanes {
+    (|$x:ident| $fold:expr) => {
         #[inline(always)]
-        unsafe fn store(self, dst: *mut u64) {
+        unsafe fn or_lanes(self) -> u64 {
+            let $x = self.0;
             // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
-            unsafe { $storeu(dst.cast(), self.0) }
-        }
-        #[inline(always)]
-        unsafe fn and(self, other: Self) -> Self {
-            // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
-            Self(unsafe { $and(self.0, other.0) })
-        }
-        #[inline(always)]
-        unsafe fn or(self, other: Self) -> Self {
-            // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
-            Self(unsafe { $or(self.0, other.0) })
-        }
-        #[inline(always)]
-        unsafe fn xor(self, other: Self) -> Self {
-            // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
-            Self(unsafe { $xor(self.0, other.0) })
-        }
-        #[inline(always)]
-        unsafe fn and_not(self, other: Self) -> Self {
-            // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
-            Self(unsafe { $andnot(other.0, self.0) })
-        }
-        #[inline(always)]
-        unsafe fn sub(self, other: Self) -> Self {
-            // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
-            Self(unsafe { $sub(self.0, other.0) })
+            unsafe { $fold }
         }
     };
 }
@@ -107,14 +96,39 @@ macro_rules! ternary_logic {
         #[inline(always)]
         unsafe fn xor_of_and(self, b: Self, c: Self) -> Self {
             // A ^ (B & C).
-            // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
+            // SAFETY: as above.
             Self(unsafe { $ternlog::<0x78>(self.0, b.0, c.0) })
         }
         #[inline(always)]
         unsafe fn or_of_and(self, b: Self, c: Self) -> Self {
             // A | (B & C).
-            // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
+            // SAFETY: as above.
             Self(unsafe { $ternlog::<0xF8>(self.0, b.0, c.0) })
+        }
+    };
+}
+
+/// [`VariableShifts`] from the AVX2 (and AVX-512 rotate) intrinsics.
+macro_rules! variable_shifts {
+    ($t:ty, $sllv:path, $srlv:path $(, $rolv:path)?) => {
+        impl VariableShifts for $t {
+            #[inline(always)]
+            unsafe fn shl_var(self, counts: Self) -> Self {
+                // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
+                Self(unsafe { $sllv(self.0, counts.0) })
+            }
+            #[inline(always)]
+            unsafe fn shr_var(self, counts: Self) -> Self {
+                // SAFETY: as above.
+                Self(unsafe { $srlv(self.0, counts.0) })
+            }
+            $(
+            #[inline(always)]
+            unsafe fn rotate_left_var(self, counts: Self) -> Self {
+                // SAFETY: as above.
+                Self(unsafe { $rolv(self.0, counts.0) })
+            }
+            )?
         }
     };
 }
@@ -139,16 +153,14 @@ pub(crate) struct YmmGfni(pub __m256i);
 #[derive(Clone, Copy)]
 pub(crate) struct Zmm(pub __m512i);
 
+/// The first bytes of a table as a register constant (`T` is `__m128i`,
+/// `__m256i` or `__m512i`): an unaligned load, hoisted out of loops.
 #[inline(always)]
-unsafe fn table128(t: &[u8]) -> __m128i {
-    // SAFETY: at least 16 readable bytes; unaligned load.
-    unsafe { _mm_loadu_si128(t.as_ptr().cast()) }
-}
-
-#[inline(always)]
-unsafe fn table256(t: &[u8]) -> __m256i {
-    // SAFETY: at least 32 readable bytes (AVX, implied by the callers' features).
-    unsafe { _mm256_loadu_si256(t.as_ptr().cast()) }
+fn table<T: Copy>(t: &'static [u8]) -> T {
+    assert!(t.len() >= size_of::<T>(), "table shorter than the register");
+    // SAFETY: `T` is a plain vector type (any bytes are a value) and the
+    // assert above keeps the read inside `t`; no alignment is needed.
+    unsafe { t.as_ptr().cast::<T>().read_unaligned() }
 }
 
 #[inline(always)]
@@ -169,204 +181,72 @@ unsafe fn fold256(x: __m256i) -> u64 {
 }
 
 impl Lanes for Xmm {
-    plain_logic!(__m128i, 2, set1: _mm_set1_epi64x, loadu: _mm_loadu_si128, storeu: _mm_storeu_si128,
-        and: _mm_and_si128, or: _mm_or_si128, xor: _mm_xor_si128, andnot: _mm_andnot_si128,
-        sub: _mm_sub_epi64);
-    #[inline(always)]
-    unsafe fn swap_bytes(self) -> Self {
-        // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
-        Xmm(unsafe { _mm_shuffle_epi8(self.0, table128(&SWAP_BYTES)) })
-    }
-    #[inline(always)]
-    unsafe fn reverse_bits(self) -> Self {
-        // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
-        unsafe {
-            let x = self.swap_bytes().0;
-            let nibble = _mm_set1_epi8(0x0F);
-            let low = _mm_and_si128(x, nibble);
-            let high = _mm_and_si128(_mm_srli_epi16::<4>(x), nibble);
-            Xmm(_mm_or_si128(
-                _mm_shuffle_epi8(table128(&NIBBLE_REVERSED_HIGH), low),
-                _mm_shuffle_epi8(table128(&NIBBLE_REVERSED_LOW), high),
-            ))
-        }
-    }
-    #[inline(always)]
-    unsafe fn or_lanes(self) -> u64 {
-        // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
-        unsafe { fold128(self.0) }
-    }
+    lanes_logic!(2, splat: |x| _mm_set1_epi64x(x as i64), load: _mm_loadu_si128,
+        store: _mm_storeu_si128, and: _mm_and_si128, or: _mm_or_si128, xor: _mm_xor_si128,
+        and_not: |a, b| _mm_andnot_si128(b, a), sub: _mm_sub_epi64);
+    pshufb_swap_bytes!(_mm_shuffle_epi8, table);
+    nibble_reverse_bits!(table: table, shuffle: _mm_shuffle_epi8, and: _mm_and_si128,
+        or: _mm_or_si128, low_nibbles: _mm_set1_epi8(0x0F),
+        high_nibbles: |x| _mm_and_si128(_mm_srli_epi16::<4>(x), _mm_set1_epi8(0x0F)));
+    fold_lanes!(|x| fold128(x));
 }
 
 impl Lanes for XmmGfni {
-    plain_logic!(__m128i, 2, set1: _mm_set1_epi64x, loadu: _mm_loadu_si128, storeu: _mm_storeu_si128,
-        and: _mm_and_si128, or: _mm_or_si128, xor: _mm_xor_si128, andnot: _mm_andnot_si128,
-        sub: _mm_sub_epi64);
+    lanes_logic!(2, splat: |x| _mm_set1_epi64x(x as i64), load: _mm_loadu_si128,
+        store: _mm_storeu_si128, and: _mm_and_si128, or: _mm_or_si128, xor: _mm_xor_si128,
+        and_not: |a, b| _mm_andnot_si128(b, a), sub: _mm_sub_epi64);
     ternary_logic!(_mm_ternarylogic_epi64);
-    #[inline(always)]
-    unsafe fn swap_bytes(self) -> Self {
-        // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
-        XmmGfni(unsafe { _mm_shuffle_epi8(self.0, table128(&SWAP_BYTES)) })
-    }
-    #[inline(always)]
-    unsafe fn reverse_bits(self) -> Self {
-        // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
-        unsafe {
-            // The data as the matrix, twice (see `REVERSE_BITS_MATRIX`).
-            let matrix = _mm_set1_epi64x(REVERSE_BITS_MATRIX);
-            let transposed = _mm_gf2p8affine_epi64_epi8::<0>(matrix, self.0);
-            XmmGfni(_mm_gf2p8affine_epi64_epi8::<0>(matrix, transposed))
-        }
-    }
-    #[inline(always)]
-    unsafe fn or_lanes(self) -> u64 {
-        // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
-        unsafe { fold128(self.0) }
-    }
+    pshufb_swap_bytes!(_mm_shuffle_epi8, table);
+    gfni_reverse_bits!(_mm_set1_epi64x, _mm_gf2p8affine_epi64_epi8);
+    fold_lanes!(|x| fold128(x));
 }
 
 impl Lanes for Ymm {
-    plain_logic!(__m256i, 4, set1: _mm256_set1_epi64x, loadu: _mm256_loadu_si256,
-        storeu: _mm256_storeu_si256, and: _mm256_and_si256, or: _mm256_or_si256,
-        xor: _mm256_xor_si256, andnot: _mm256_andnot_si256, sub: _mm256_sub_epi64);
-    #[inline(always)]
-    unsafe fn swap_bytes(self) -> Self {
-        // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
-        Ymm(unsafe { _mm256_shuffle_epi8(self.0, table256(&SWAP_BYTES)) })
-    }
-    #[inline(always)]
-    unsafe fn reverse_bits(self) -> Self {
-        // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
-        unsafe {
-            let x = self.swap_bytes().0;
-            let nibble = _mm256_set1_epi8(0x0F);
-            let low = _mm256_and_si256(x, nibble);
-            let high = _mm256_and_si256(_mm256_srli_epi16::<4>(x), nibble);
-            Ymm(_mm256_or_si256(
-                _mm256_shuffle_epi8(table256(&NIBBLE_REVERSED_HIGH), low),
-                _mm256_shuffle_epi8(table256(&NIBBLE_REVERSED_LOW), high),
-            ))
-        }
-    }
-    #[inline(always)]
-    unsafe fn or_lanes(self) -> u64 {
-        // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
-        unsafe { fold256(self.0) }
-    }
+    lanes_logic!(4, splat: |x| _mm256_set1_epi64x(x as i64), load: _mm256_loadu_si256,
+        store: _mm256_storeu_si256, and: _mm256_and_si256, or: _mm256_or_si256,
+        xor: _mm256_xor_si256, and_not: |a, b| _mm256_andnot_si256(b, a), sub: _mm256_sub_epi64);
+    pshufb_swap_bytes!(_mm256_shuffle_epi8, table);
+    nibble_reverse_bits!(table: table, shuffle: _mm256_shuffle_epi8, and: _mm256_and_si256,
+        or: _mm256_or_si256, low_nibbles: _mm256_set1_epi8(0x0F),
+        high_nibbles: |x| _mm256_and_si256(_mm256_srli_epi16::<4>(x), _mm256_set1_epi8(0x0F)));
+    fold_lanes!(|x| fold256(x));
 }
 
-impl VariableShifts for Ymm {
-    #[inline(always)]
-    unsafe fn shl_var(self, counts: Self) -> Self {
-        // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
-        Ymm(unsafe { _mm256_sllv_epi64(self.0, counts.0) })
-    }
-    #[inline(always)]
-    unsafe fn shr_var(self, counts: Self) -> Self {
-        // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
-        Ymm(unsafe { _mm256_srlv_epi64(self.0, counts.0) })
-    }
-}
+variable_shifts!(Ymm, _mm256_sllv_epi64, _mm256_srlv_epi64);
 
 impl Lanes for YmmGfni {
-    plain_logic!(__m256i, 4, set1: _mm256_set1_epi64x, loadu: _mm256_loadu_si256,
-        storeu: _mm256_storeu_si256, and: _mm256_and_si256, or: _mm256_or_si256,
-        xor: _mm256_xor_si256, andnot: _mm256_andnot_si256, sub: _mm256_sub_epi64);
+    lanes_logic!(4, splat: |x| _mm256_set1_epi64x(x as i64), load: _mm256_loadu_si256,
+        store: _mm256_storeu_si256, and: _mm256_and_si256, or: _mm256_or_si256,
+        xor: _mm256_xor_si256, and_not: |a, b| _mm256_andnot_si256(b, a), sub: _mm256_sub_epi64);
     ternary_logic!(_mm256_ternarylogic_epi64);
-    #[inline(always)]
-    unsafe fn swap_bytes(self) -> Self {
-        // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
-        YmmGfni(unsafe { _mm256_shuffle_epi8(self.0, table256(&SWAP_BYTES)) })
-    }
-    #[inline(always)]
-    unsafe fn reverse_bits(self) -> Self {
-        // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
-        unsafe {
-            // The data as the matrix, twice (see `REVERSE_BITS_MATRIX`).
-            let matrix = _mm256_set1_epi64x(REVERSE_BITS_MATRIX);
-            let transposed = _mm256_gf2p8affine_epi64_epi8::<0>(matrix, self.0);
-            YmmGfni(_mm256_gf2p8affine_epi64_epi8::<0>(matrix, transposed))
-        }
-    }
-    #[inline(always)]
-    unsafe fn or_lanes(self) -> u64 {
-        // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
-        unsafe { fold256(self.0) }
-    }
+    pshufb_swap_bytes!(_mm256_shuffle_epi8, table);
+    gfni_reverse_bits!(_mm256_set1_epi64x, _mm256_gf2p8affine_epi64_epi8);
+    fold_lanes!(|x| fold256(x));
 }
 
-impl VariableShifts for YmmGfni {
-    #[inline(always)]
-    unsafe fn shl_var(self, counts: Self) -> Self {
-        // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
-        YmmGfni(unsafe { _mm256_sllv_epi64(self.0, counts.0) })
-    }
-    #[inline(always)]
-    unsafe fn shr_var(self, counts: Self) -> Self {
-        // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
-        YmmGfni(unsafe { _mm256_srlv_epi64(self.0, counts.0) })
-    }
-    #[inline(always)]
-    unsafe fn rotate_left_var(self, counts: Self) -> Self {
-        // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
-        YmmGfni(unsafe { _mm256_rolv_epi64(self.0, counts.0) })
-    }
-}
+variable_shifts!(
+    YmmGfni,
+    _mm256_sllv_epi64,
+    _mm256_srlv_epi64,
+    _mm256_rolv_epi64
+);
 
 impl Lanes for Zmm {
-    plain_logic!(__m512i, 8, set1: _mm512_set1_epi64, loadu: _mm512_loadu_si512,
-        storeu: _mm512_storeu_si512, and: _mm512_and_si512, or: _mm512_or_si512,
-        xor: _mm512_xor_si512, andnot: _mm512_andnot_si512, sub: _mm512_sub_epi64);
+    lanes_logic!(8, splat: |x| _mm512_set1_epi64(x as i64), load: _mm512_loadu_si512,
+        store: _mm512_storeu_si512, and: _mm512_and_si512, or: _mm512_or_si512,
+        xor: _mm512_xor_si512, and_not: |a, b| _mm512_andnot_si512(b, a), sub: _mm512_sub_epi64);
     ternary_logic!(_mm512_ternarylogic_epi64);
     #[inline(always)]
     unsafe fn load_squares(squares: *const Square) -> Self {
         // SAFETY: eight readable one-byte squares; unaligned 8-byte load.
         Zmm(unsafe { _mm512_cvtepu8_epi64(_mm_loadl_epi64(squares.cast())) })
     }
-    #[inline(always)]
-    unsafe fn swap_bytes(self) -> Self {
-        // SAFETY: 64 readable bytes.
-        Zmm(unsafe { _mm512_shuffle_epi8(self.0, _mm512_loadu_si512(SWAP_BYTES.as_ptr().cast())) })
-    }
-    #[inline(always)]
-    unsafe fn reverse_bits(self) -> Self {
-        // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
-        unsafe {
-            // The data as the matrix, twice (see `REVERSE_BITS_MATRIX`).
-            let matrix = _mm512_set1_epi64(REVERSE_BITS_MATRIX);
-            let transposed = _mm512_gf2p8affine_epi64_epi8::<0>(matrix, self.0);
-            Zmm(_mm512_gf2p8affine_epi64_epi8::<0>(matrix, transposed))
-        }
-    }
-    #[inline(always)]
-    unsafe fn or_lanes(self) -> u64 {
-        // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
-        unsafe {
-            fold256(_mm256_or_si256(
-                _mm512_castsi512_si256(self.0),
-                _mm512_extracti64x4_epi64::<1>(self.0),
-            ))
-        }
-    }
+    pshufb_swap_bytes!(_mm512_shuffle_epi8, table);
+    gfni_reverse_bits!(_mm512_set1_epi64, _mm512_gf2p8affine_epi64_epi8);
+    fold_lanes!(|x| _mm512_reduce_or_epi64(x) as u64);
 }
 
-impl VariableShifts for Zmm {
-    #[inline(always)]
-    unsafe fn shl_var(self, counts: Self) -> Self {
-        // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
-        Zmm(unsafe { _mm512_sllv_epi64(self.0, counts.0) })
-    }
-    #[inline(always)]
-    unsafe fn shr_var(self, counts: Self) -> Self {
-        // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
-        Zmm(unsafe { _mm512_srlv_epi64(self.0, counts.0) })
-    }
-    #[inline(always)]
-    unsafe fn rotate_left_var(self, counts: Self) -> Self {
-        // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
-        Zmm(unsafe { _mm512_rolv_epi64(self.0, counts.0) })
-    }
-}
+variable_shifts!(Zmm, _mm512_sllv_epi64, _mm512_srlv_epi64, _mm512_rolv_epi64);
 
 #[cfg(test)]
 mod tests {
