@@ -22,42 +22,25 @@ pub mod kernels;
 
 pub use kernels::{ray_attacks, xray_attacks, xray_ray_attacks};
 
-use hq_core::cpu::Level;
-use hq_core::{Bitboard, Line, SliderAttacks, Square};
+use hq_core::{Bitboard, Line, Square};
 
-/// The classical backend token, `classic`.
-#[derive(Clone, Copy, Debug)]
-pub struct Classic(());
+hq_core::slider_token! {
+    /// The classical backend token, `classic`.
+    pub struct Classic: "classic", portable;
+    impl {
+        #[inline]
+        fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
+            Bitboard(kernels::line_attacks(line, sq, occupancy.0))
+        }
 
-impl Classic {
-    /// The token; always available (portable code).
-    #[inline]
-    pub const fn get() -> Classic {
-        Classic(())
-    }
-}
+        #[inline]
+        fn rook_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+            Bitboard(kernels::rook_attacks(sq, occupancy.0))
+        }
 
-impl SliderAttacks for Classic {
-    const NAME: &'static str = "classic";
-    const LEVEL: Level = Level::Baseline;
-
-    #[inline]
-    unsafe fn new_unchecked() -> Self {
-        Classic(())
-    }
-
-    #[inline]
-    fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
-        Bitboard(kernels::line_attacks(line, sq, occupancy.0))
-    }
-
-    #[inline]
-    fn rook_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
-        Bitboard(kernels::rook_attacks(sq, occupancy.0))
-    }
-
-    #[inline]
-    fn bishop_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
-        Bitboard(kernels::bishop_attacks(sq, occupancy.0))
+        #[inline]
+        fn bishop_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+            Bitboard(kernels::bishop_attacks(sq, occupancy.0))
+        }
     }
 }

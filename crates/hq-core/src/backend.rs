@@ -148,22 +148,14 @@ pub trait SliderAttacks: Copy + Send + Sync + core::fmt::Debug + 'static {
     /// themselves take it from here instead; the default ignores it.
     #[inline]
     fn rook_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
-        debug_assert_eq!(
-            reversed,
-            occupancy.rotate_180(),
-            "not the reversed occupancy"
-        );
+        debug_check_pair(occupancy, reversed);
         self.rook_attacks(sq, occupancy)
     }
 
     /// Bishop attacks from `sq` with the reversed occupancy (see [`Self::rook_attacks_pair`]).
     #[inline]
     fn bishop_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
-        debug_assert_eq!(
-            reversed,
-            occupancy.rotate_180(),
-            "not the reversed occupancy"
-        );
+        debug_check_pair(occupancy, reversed);
         self.bishop_attacks(sq, occupancy)
     }
 
@@ -243,4 +235,86 @@ pub fn check_batch_lengths(squares: usize, out: usize) {
         squares == out,
         "batch attack call: `squares` has {squares} entries but `out` has {out}; they must be equal"
     );
+}
+
+/// In debug builds, panics unless `reversed` is `occupancy` turned by 180
+/// degrees (its bits reversed), as the `*_attacks_pair` entry points require;
+/// release builds trust the caller (a wrong pair gives wrong attacks, never
+/// undefined behaviour).
+#[inline(always)]
+#[track_caller]
+pub fn debug_check_pair(occupancy: Bitboard, reversed: Bitboard) {
+    debug_assert_eq!(
+        reversed,
+        occupancy.rotate_180(),
+        "pair attack call: `reversed` is not the reversed occupancy"
+    );
+}
+
+/// Defines a backend token: the zero-sized struct and its
+/// [`SliderAttacks`] impl with `NAME`, `LEVEL` and `new_unchecked`, around
+/// the methods given. `portable` tokens (level [`Level::Baseline`]) also get
+/// `const fn get()`, since every CPU runs them.
+///
+/// ```
+/// use hq_core::{Bitboard, Line, SliderAttacks, Square};
+///
+/// hq_core::slider_token! {
+///     /// Ray walking, as a token.
+///     pub struct Walker: "walker", portable;
+///     impl {
+///         fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
+///             hq_core::reference::line_attacks(line, sq, occupancy)
+///         }
+///     }
+/// }
+///
+/// assert_eq!(Walker::get().rook_attacks(Square::A1, Bitboard::EMPTY).count(), 14);
+/// ```
+#[macro_export]
+macro_rules! slider_token {
+    (
+        $(#[$doc:meta])*
+        $vis:vis struct $token:ident: $name:literal, portable;
+        $(#[$impl_attr:meta])*
+        impl { $($items:tt)* }
+    ) => {
+        $crate::slider_token! {
+            $(#[$doc])*
+            $vis struct $token: $name, $crate::cpu::Level::Baseline;
+            $(#[$impl_attr])*
+            impl { $($items)* }
+        }
+
+        impl $token {
+            /// The token; always available (portable code).
+            #[inline]
+            pub const fn get() -> $token {
+                $token(())
+            }
+        }
+    };
+    (
+        $(#[$doc:meta])*
+        $vis:vis struct $token:ident: $name:literal, $level:expr;
+        $(#[$impl_attr:meta])*
+        impl { $($items:tt)* }
+    ) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug)]
+        $vis struct $token(());
+
+        $(#[$impl_attr])*
+        impl $crate::SliderAttacks for $token {
+            const NAME: &'static str = $name;
+            const LEVEL: $crate::cpu::Level = $level;
+
+            #[inline]
+            unsafe fn new_unchecked() -> Self {
+                $token(())
+            }
+
+            $($items)*
+        }
+    };
 }

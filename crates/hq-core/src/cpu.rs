@@ -235,19 +235,14 @@ pub enum Level {
     Simd128,
 }
 
-const V2: &[Feature] = &[
+const V2: FeatureSet = FeatureSet::of(&[
     Feature::Sse3,
     Feature::Ssse3,
     Feature::Sse41,
     Feature::Sse42,
     Feature::Popcnt,
-];
-const V3: &[Feature] = &[
-    Feature::Sse3,
-    Feature::Ssse3,
-    Feature::Sse41,
-    Feature::Sse42,
-    Feature::Popcnt,
+]);
+const V3: FeatureSet = V2.union(FeatureSet::of(&[
     Feature::Avx,
     Feature::Avx2,
     Feature::Bmi1,
@@ -256,40 +251,27 @@ const V3: &[Feature] = &[
     Feature::Fma,
     Feature::Movbe,
     Feature::F16c,
-];
-const V4: &[Feature] = &[
-    Feature::Sse3,
-    Feature::Ssse3,
-    Feature::Sse41,
-    Feature::Sse42,
-    Feature::Popcnt,
-    Feature::Avx,
-    Feature::Avx2,
-    Feature::Bmi1,
-    Feature::Bmi2,
-    Feature::Lzcnt,
-    Feature::Fma,
-    Feature::Movbe,
-    Feature::F16c,
+]));
+const V4: FeatureSet = V3.union(FeatureSet::of(&[
     Feature::Avx512f,
     Feature::Avx512bw,
     Feature::Avx512cd,
     Feature::Avx512dq,
     Feature::Avx512vl,
     Feature::Gfni,
-];
+]));
 
 impl Level {
     /// The features of the level.
     pub const fn features(self) -> FeatureSet {
-        FeatureSet::of(match self {
-            Level::Baseline => &[],
+        match self {
+            Level::Baseline => FeatureSet::EMPTY,
             Level::X86V2 => V2,
             Level::X86V3 => V3,
             Level::X86V4 => V4,
-            Level::Neon => &[Feature::Neon],
-            Level::Simd128 => &[Feature::Simd128],
-        })
+            Level::Neon => FeatureSet::of(&[Feature::Neon]),
+            Level::Simd128 => FeatureSet::of(&[Feature::Simd128]),
+        }
     }
 
     /// A short name (`x86-64-v3`, `neon`, ...).

@@ -33,7 +33,7 @@
 //! ```
 
 use hq_core::cpu::Level;
-use hq_core::{Bitboard, Line, SliderAttacks, Square, line_mask};
+use hq_core::{Bitboard, Line, Square, line_mask};
 
 /// One square's slice of the table, as the lookup uses it.
 #[derive(Clone, Copy, Debug)]
@@ -185,10 +185,6 @@ static ATTACKS: [u64; ROOK_ENTRIES + BISHOP_ENTRIES] = {
     table
 };
 
-/// The PEXT backend token (`pext`).
-#[derive(Clone, Copy, Debug)]
-pub struct Pext(());
-
 impl Pext {
     #[inline(always)]
     fn lookup(self, entry: &Entry, occupancy: u64) -> u64 {
@@ -228,38 +224,34 @@ const fn soft_pext(value: u64, mut mask: u64) -> u64 {
     out
 }
 
-impl SliderAttacks for Pext {
-    const NAME: &'static str = "pext";
-    const LEVEL: Level = Level::X86V3;
+hq_core::slider_token! {
+    /// The PEXT backend token (`pext`).
+    pub struct Pext: "pext", Level::X86V3;
+    impl {
+        #[inline]
+        fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
+            let piece = match line {
+                Line::Rank | Line::File => self.rook_attacks(sq, occupancy),
+                Line::Diagonal | Line::AntiDiagonal => self.bishop_attacks(sq, occupancy),
+            };
+            piece & Bitboard(line_mask(line, sq))
+        }
 
-    #[inline]
-    unsafe fn new_unchecked() -> Self {
-        Pext(())
+        #[inline]
+        fn rook_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+            Bitboard(self.lookup(&ENTRIES.rook[sq as usize], occupancy.0))
+        }
+
+        #[inline]
+        fn bishop_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+            Bitboard(self.lookup(&ENTRIES.bishop[sq as usize], occupancy.0))
+        }
+
+        // A PEXT lookup per slider up to 3 rooks or bishops and 5 queens, the
+        // occluded fill above (setwise_crossover on the Intel Xeon: 4 rooks by
+        // lookups 9.7 ns, by the fill 8.7; 6 queens 19.2 against 17.3).
+        hq_scalar::setwise_methods!(rooks 3, bishops 3, queens 5);
     }
-
-    #[inline]
-    fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
-        let piece = match line {
-            Line::Rank | Line::File => self.rook_attacks(sq, occupancy),
-            Line::Diagonal | Line::AntiDiagonal => self.bishop_attacks(sq, occupancy),
-        };
-        piece & Bitboard(line_mask(line, sq))
-    }
-
-    #[inline]
-    fn rook_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
-        Bitboard(self.lookup(&ENTRIES.rook[sq as usize], occupancy.0))
-    }
-
-    #[inline]
-    fn bishop_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
-        Bitboard(self.lookup(&ENTRIES.bishop[sq as usize], occupancy.0))
-    }
-
-    // A PEXT lookup per slider up to 3 rooks or bishops and 5 queens, the
-    // occluded fill above (setwise_crossover on the Intel Xeon: 4 rooks by
-    // lookups 9.7 ns, by the fill 8.7; 6 queens 19.2 against 17.3).
-    hq_scalar::setwise_methods!(rooks 3, bishops 3, queens 5);
 }
 
 #[cfg(test)]

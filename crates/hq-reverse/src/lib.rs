@@ -26,152 +26,123 @@ pub mod kernels;
 
 pub use kernels::{reverse, swar_reverse};
 
-use hq_core::cpu::Level;
-use hq_core::{Bitboard, Line, SliderAttacks, Square};
+use hq_core::{Bitboard, Line, Square};
 use kernels::{bishop_attacks_split, join, line_attacks_split, rook_attacks_split};
 
-/// The reverse-bitboard backend token, `reverse-bitboards`.
-#[derive(Clone, Copy, Debug)]
-pub struct ReverseBitboards(());
-
-impl ReverseBitboards {
-    /// The token; always available (portable code).
-    #[inline]
-    pub const fn get() -> ReverseBitboards {
-        ReverseBitboards(())
-    }
-}
-
-impl SliderAttacks for ReverseBitboards {
-    const NAME: &'static str = "reverse-bitboards";
-    const LEVEL: Level = Level::Baseline;
-
-    #[inline]
-    unsafe fn new_unchecked() -> Self {
-        ReverseBitboards(())
-    }
-
-    #[inline]
-    fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
-        Bitboard(join(line_attacks_split(
-            occupancy.0,
-            reverse(occupancy.0),
-            line,
-            sq,
-        )))
-    }
-
-    #[inline]
-    fn rook_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
-        Bitboard(join(rook_attacks_split(
-            occupancy.0,
-            reverse(occupancy.0),
-            sq,
-        )))
-    }
-
-    #[inline]
-    fn bishop_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
-        Bitboard(join(bishop_attacks_split(
-            occupancy.0,
-            reverse(occupancy.0),
-            sq,
-        )))
-    }
-
-    #[inline]
-    fn queen_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
-        self.queen_attacks_pair(sq, occupancy, Bitboard(reverse(occupancy.0)))
-    }
-
-    /// The method's point: with the reversed occupancy kept by the board,
-    /// no reversal of the occupancy at all (one of the result).
-    #[inline]
-    fn rook_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
-        debug_assert_eq!(
-            reversed,
-            occupancy.rotate_180(),
-            "not the reversed occupancy"
-        );
-        Bitboard(join(rook_attacks_split(occupancy.0, reversed.0, sq)))
-    }
-
-    #[inline]
-    fn bishop_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
-        debug_assert_eq!(
-            reversed,
-            occupancy.rotate_180(),
-            "not the reversed occupancy"
-        );
-        Bitboard(join(bishop_attacks_split(occupancy.0, reversed.0, sq)))
-    }
-
-    #[inline]
-    fn queen_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
-        debug_assert_eq!(
-            reversed,
-            occupancy.rotate_180(),
-            "not the reversed occupancy"
-        );
-        let (rf, rr) = rook_attacks_split(occupancy.0, reversed.0, sq);
-        let (bf, br) = bishop_attacks_split(occupancy.0, reversed.0, sq);
-        Bitboard(rf | bf | reverse(rr | br))
-    }
-
-    /// One occupancy reversal for all squares: the reversed sets are per square anyway.
-    #[inline]
-    fn rook_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
-        hq_core::check_batch_lengths(squares.len(), out.len());
-        let reversed = reverse(occupancy.0);
-        for (o, &sq) in out.iter_mut().zip(squares) {
-            *o = Bitboard(join(rook_attacks_split(occupancy.0, reversed, sq)));
+hq_core::slider_token! {
+    /// The reverse-bitboard backend token, `reverse-bitboards`.
+    pub struct ReverseBitboards: "reverse-bitboards", portable;
+    impl {
+        #[inline]
+        fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
+            Bitboard(join(line_attacks_split(
+                occupancy.0,
+                reverse(occupancy.0),
+                line,
+                sq,
+            )))
         }
-    }
 
-    #[inline]
-    fn bishop_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
-        hq_core::check_batch_lengths(squares.len(), out.len());
-        let reversed = reverse(occupancy.0);
-        for (o, &sq) in out.iter_mut().zip(squares) {
-            *o = Bitboard(join(bishop_attacks_split(occupancy.0, reversed, sq)));
+        #[inline]
+        fn rook_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+            Bitboard(join(rook_attacks_split(
+                occupancy.0,
+                reverse(occupancy.0),
+                sq,
+            )))
         }
-    }
 
-    #[inline]
-    fn queen_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
-        hq_core::check_batch_lengths(squares.len(), out.len());
-        let reversed = reverse(occupancy.0);
-        for (o, &sq) in out.iter_mut().zip(squares) {
-            let (rf, rr) = rook_attacks_split(occupancy.0, reversed, sq);
-            let (bf, br) = bishop_attacks_split(occupancy.0, reversed, sq);
-            *o = Bitboard(rf | bf | reverse(rr | br));
+        #[inline]
+        fn bishop_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+            Bitboard(join(bishop_attacks_split(
+                occupancy.0,
+                reverse(occupancy.0),
+                sq,
+            )))
         }
-    }
 
-    /// Reversal is linear over `|`: the reversed halves of all sliders are
-    /// united first and reversed once, with the occupancy reversed once too.
-    #[inline]
-    fn rook_attacks_setwise(self, rooks: Bitboard, occupancy: Bitboard) -> Bitboard {
-        Bitboard(setwise(rooks.0, occupancy.0, rook_attacks_split))
-    }
-
-    #[inline]
-    fn bishop_attacks_setwise(self, bishops: Bitboard, occupancy: Bitboard) -> Bitboard {
-        Bitboard(setwise(bishops.0, occupancy.0, bishop_attacks_split))
-    }
-
-    #[inline]
-    fn queen_attacks_setwise(self, queens: Bitboard, occupancy: Bitboard) -> Bitboard {
-        let occupancy = occupancy.0 | queens.0;
-        let reversed = reverse(occupancy);
-        let (mut forward, mut backward) = (0, 0);
-        for sq in Bitboard(queens.0) {
-            let (rf, rr) = rook_attacks_split(occupancy, reversed, sq);
-            let (bf, br) = bishop_attacks_split(occupancy, reversed, sq);
-            forward |= rf | bf;
-            backward |= rr | br;
+        #[inline]
+        fn queen_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+            self.queen_attacks_pair(sq, occupancy, Bitboard(reverse(occupancy.0)))
         }
-        Bitboard(forward | reverse(backward))
+
+        /// The method's point: with the reversed occupancy kept by the board,
+        /// no reversal of the occupancy at all (one of the result).
+        #[inline]
+        fn rook_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
+            hq_core::debug_check_pair(occupancy, reversed);
+            Bitboard(join(rook_attacks_split(occupancy.0, reversed.0, sq)))
+        }
+
+        #[inline]
+        fn bishop_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
+            hq_core::debug_check_pair(occupancy, reversed);
+            Bitboard(join(bishop_attacks_split(occupancy.0, reversed.0, sq)))
+        }
+
+        #[inline]
+        fn queen_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
+            hq_core::debug_check_pair(occupancy, reversed);
+            let (rf, rr) = rook_attacks_split(occupancy.0, reversed.0, sq);
+            let (bf, br) = bishop_attacks_split(occupancy.0, reversed.0, sq);
+            Bitboard(rf | bf | reverse(rr | br))
+        }
+
+        /// One occupancy reversal for all squares: the reversed sets are per square anyway.
+        #[inline]
+        fn rook_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
+            hq_core::check_batch_lengths(squares.len(), out.len());
+            let reversed = reverse(occupancy.0);
+            for (o, &sq) in out.iter_mut().zip(squares) {
+                *o = Bitboard(join(rook_attacks_split(occupancy.0, reversed, sq)));
+            }
+        }
+
+        #[inline]
+        fn bishop_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
+            hq_core::check_batch_lengths(squares.len(), out.len());
+            let reversed = reverse(occupancy.0);
+            for (o, &sq) in out.iter_mut().zip(squares) {
+                *o = Bitboard(join(bishop_attacks_split(occupancy.0, reversed, sq)));
+            }
+        }
+
+        #[inline]
+        fn queen_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
+            hq_core::check_batch_lengths(squares.len(), out.len());
+            let reversed = reverse(occupancy.0);
+            for (o, &sq) in out.iter_mut().zip(squares) {
+                let (rf, rr) = rook_attacks_split(occupancy.0, reversed, sq);
+                let (bf, br) = bishop_attacks_split(occupancy.0, reversed, sq);
+                *o = Bitboard(rf | bf | reverse(rr | br));
+            }
+        }
+
+        /// Reversal is linear over `|`: the reversed halves of all sliders are
+        /// united first and reversed once, with the occupancy reversed once too.
+        #[inline]
+        fn rook_attacks_setwise(self, rooks: Bitboard, occupancy: Bitboard) -> Bitboard {
+            Bitboard(setwise(rooks.0, occupancy.0, rook_attacks_split))
+        }
+
+        #[inline]
+        fn bishop_attacks_setwise(self, bishops: Bitboard, occupancy: Bitboard) -> Bitboard {
+            Bitboard(setwise(bishops.0, occupancy.0, bishop_attacks_split))
+        }
+
+        #[inline]
+        fn queen_attacks_setwise(self, queens: Bitboard, occupancy: Bitboard) -> Bitboard {
+            let occupancy = occupancy.0 | queens.0;
+            let reversed = reverse(occupancy);
+            let (mut forward, mut backward) = (0, 0);
+            for sq in Bitboard(queens.0) {
+                let (rf, rr) = rook_attacks_split(occupancy, reversed, sq);
+                let (bf, br) = bishop_attacks_split(occupancy, reversed, sq);
+                forward |= rf | bf;
+                backward |= rr | br;
+            }
+            Bitboard(forward | reverse(backward))
+        }
     }
 }
 

@@ -32,54 +32,49 @@ pub mod setwise;
 #[doc(hidden)]
 pub use hq_core as __core; // for `setwise_methods!` in other crates
 
-use hq_core::cpu::Level;
-use hq_core::{Bitboard, LINE_MASKS, Line, SliderAttacks, Square};
+use hq_core::{Bitboard, LINE_MASKS, Line, Square};
 use kernels::{
     bswap_line_attacks, rank_attacks_by_diagonal, rank_attacks_by_table, reverse_line_attacks,
 };
 
-/// The parts every scalar token shares: no feature to check, and the set-wise kernels.
-macro_rules! portable_token {
-    ($token:ident, $name:literal, loop $rmax:literal, $bmax:literal, $qmax:literal) => {
-        impl SliderAttacks for $token {
-            const NAME: &'static str = $name;
-            const LEVEL: Level = Level::Baseline;
+/// The tokens that differ only in how they reverse a line: the struct, its
+/// [`hq_core::SliderAttacks`] impl over the token's `line` method, the set-wise
+/// methods with the token's measured loop counts.
+macro_rules! line_token {
+    ($(#[$doc:meta])* $token:ident, $name:literal, loop $rmax:literal, $bmax:literal, $qmax:literal) => {
+        hq_core::slider_token! {
+            $(#[$doc])*
+            pub struct $token: $name, portable;
+            impl {
+                #[inline]
+                fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
+                    Bitboard(self.line(line, sq, occupancy.0))
+                }
 
-            #[inline]
-            unsafe fn new_unchecked() -> Self {
-                $token(())
+                #[inline]
+                fn rook_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+                    let o = occupancy.0;
+                    Bitboard(self.line(Line::Rank, sq, o) | self.line(Line::File, sq, o))
+                }
+
+                #[inline]
+                fn bishop_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+                    let o = occupancy.0;
+                    Bitboard(self.line(Line::Diagonal, sq, o) | self.line(Line::AntiDiagonal, sq, o))
+                }
+
+                crate::setwise_methods!(rooks $rmax, bishops $bmax, queens $qmax);
             }
-
-            #[inline]
-            fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
-                Bitboard(self.line(line, sq, occupancy.0))
-            }
-
-            #[inline]
-            fn rook_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
-                Bitboard(
-                    self.line(Line::Rank, sq, occupancy.0) | self.line(Line::File, sq, occupancy.0),
-                )
-            }
-
-            #[inline]
-            fn bishop_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
-                Bitboard(
-                    self.line(Line::Diagonal, sq, occupancy.0)
-                        | self.line(Line::AntiDiagonal, sq, occupancy.0),
-                )
-            }
-
-            crate::setwise_methods!(rooks $rmax, bishops $bmax, queens $qmax);
         }
     };
 }
 
-/// bswap HQ for files and diagonals, the first-rank table for ranks.
-#[derive(Clone, Copy, Debug)]
-pub struct ScalarRankTable(());
-// Per-piece loops up to 3 rooks or bishops and 4 queens (setwise_crossover).
-portable_token!(ScalarRankTable, "scalar-rank-table", loop 3, 3, 4);
+line_token!(
+    /// bswap HQ for files and diagonals, the first-rank table for ranks.
+    /// Set-wise: per-piece loops up to 3 rooks or bishops and 4 queens
+    /// (setwise_crossover).
+    ScalarRankTable, "scalar-rank-table", loop 3, 3, 4
+);
 
 impl ScalarRankTable {
     #[inline(always)]
@@ -91,11 +86,12 @@ impl ScalarRankTable {
     }
 }
 
-/// bswap HQ for files and diagonals, ranks mapped onto the main diagonal.
-#[derive(Clone, Copy, Debug)]
-pub struct ScalarRankDiagonal(());
-// Per-piece loops up to 2 rooks, 3 bishops, 3 queens (setwise_crossover).
-portable_token!(ScalarRankDiagonal, "scalar-rank-diagonal", loop 2, 3, 3);
+line_token!(
+    /// bswap HQ for files and diagonals, ranks mapped onto the main diagonal.
+    /// Set-wise: per-piece loops up to 2 rooks, 3 bishops, 3 queens
+    /// (setwise_crossover).
+    ScalarRankDiagonal, "scalar-rank-diagonal", loop 2, 3, 3
+);
 
 impl ScalarRankDiagonal {
     #[inline(always)]
@@ -107,20 +103,17 @@ impl ScalarRankDiagonal {
     }
 }
 
-/// HQ with `u64::reverse_bits` on all four lines.
-///
-/// A piece's lines share their reversals: the backward halves of all its
-/// lines are worked on the reversed occupancy, united (the lines are
-/// disjoint) and reversed back once, so a queen costs two reversals (the
-/// occupancy's and the result's), and one with the reversed occupancy given
-/// (the pair entry points).
-#[derive(Clone, Copy, Debug)]
-pub struct ScalarReverse(());
-
 impl ScalarReverse {
     #[inline(always)]
     const fn line(self, line: Line, sq: Square, occupancy: u64) -> u64 {
         reverse_line_attacks(sq, occupancy, LINE_MASKS[sq as usize].get(line))
+    }
+
+    /// [`Self::lines`] over a caller's occupancy pair (checked in debug builds).
+    #[inline(always)]
+    fn pair_lines(sq: Square, occupancy: Bitboard, reversed: Bitboard, lines: &[Line]) -> Bitboard {
+        hq_core::debug_check_pair(occupancy, reversed);
+        Bitboard(Self::lines(sq, occupancy.0, reversed.0, lines))
     }
 
     /// The attacks along `lines`, with `reversed == occupancy.reverse_bits()`:
@@ -140,77 +133,59 @@ impl ScalarReverse {
     }
 }
 
-impl SliderAttacks for ScalarReverse {
-    const NAME: &'static str = "scalar-reverse";
-    const LEVEL: Level = Level::Baseline;
+hq_core::slider_token! {
+    /// HQ with `u64::reverse_bits` on all four lines.
+    ///
+    /// A piece's lines share their reversals: the backward halves of all its
+    /// lines are worked on the reversed occupancy, united (the lines are
+    /// disjoint) and reversed back once, so a queen costs two reversals (the
+    /// occupancy's and the result's), and one with the reversed occupancy given
+    /// (the pair entry points).
+    pub struct ScalarReverse: "scalar-reverse", portable;
+    impl {
+        #[inline]
+        fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
+            Bitboard(self.line(line, sq, occupancy.0))
+        }
 
-    #[inline]
-    unsafe fn new_unchecked() -> Self {
-        ScalarReverse(())
+        #[inline]
+        fn rook_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+            self.rook_attacks_pair(sq, occupancy, occupancy.rotate_180())
+        }
+
+        #[inline]
+        fn bishop_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+            self.bishop_attacks_pair(sq, occupancy, occupancy.rotate_180())
+        }
+
+        #[inline]
+        fn queen_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+            self.queen_attacks_pair(sq, occupancy, occupancy.rotate_180())
+        }
+
+        #[inline]
+        fn rook_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
+            Self::pair_lines(sq, occupancy, reversed, &[Line::File, Line::Rank])
+        }
+
+        #[inline]
+        fn bishop_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
+            Self::pair_lines(
+                sq,
+                occupancy,
+                reversed,
+                &[Line::Diagonal, Line::AntiDiagonal],
+            )
+        }
+
+        #[inline]
+        fn queen_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
+            Self::pair_lines(sq, occupancy, reversed, &Line::ALL)
+        }
+
+        // The fill beats even one bit-reversal lookup (setwise_crossover).
+        crate::setwise_methods!(rooks 0, bishops 0, queens 0);
     }
-
-    #[inline]
-    fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
-        Bitboard(self.line(line, sq, occupancy.0))
-    }
-
-    #[inline]
-    fn rook_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
-        self.rook_attacks_pair(sq, occupancy, occupancy.rotate_180())
-    }
-
-    #[inline]
-    fn bishop_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
-        self.bishop_attacks_pair(sq, occupancy, occupancy.rotate_180())
-    }
-
-    #[inline]
-    fn queen_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
-        self.queen_attacks_pair(sq, occupancy, occupancy.rotate_180())
-    }
-
-    #[inline]
-    fn rook_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
-        debug_assert_eq!(
-            reversed,
-            occupancy.rotate_180(),
-            "not the reversed occupancy"
-        );
-        Bitboard(Self::lines(
-            sq,
-            occupancy.0,
-            reversed.0,
-            &[Line::File, Line::Rank],
-        ))
-    }
-
-    #[inline]
-    fn bishop_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
-        debug_assert_eq!(
-            reversed,
-            occupancy.rotate_180(),
-            "not the reversed occupancy"
-        );
-        Bitboard(Self::lines(
-            sq,
-            occupancy.0,
-            reversed.0,
-            &[Line::Diagonal, Line::AntiDiagonal],
-        ))
-    }
-
-    #[inline]
-    fn queen_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
-        debug_assert_eq!(
-            reversed,
-            occupancy.rotate_180(),
-            "not the reversed occupancy"
-        );
-        Bitboard(Self::lines(sq, occupancy.0, reversed.0, &Line::ALL))
-    }
-
-    // The fill beats even one bit-reversal lookup (setwise_crossover).
-    crate::setwise_methods!(rooks 0, bishops 0, queens 0);
 }
 
 /// Attacks along any `line` by full bit-reversal HQ: the general form that

@@ -77,48 +77,23 @@ pub fn union_of(
 #[macro_export]
 macro_rules! setwise_methods {
     (rooks $rmax:literal, bishops $bmax:literal, queens $qmax:literal) => {
+        $crate::setwise_methods!(@one rook_attacks_setwise, rook_attacks, $rmax, ROOK);
+        $crate::setwise_methods!(@one bishop_attacks_setwise, bishop_attacks, $bmax, BISHOP);
+        $crate::setwise_methods!(@one queen_attacks_setwise, queen_attacks, $qmax, QUEEN);
+    };
+    (@one $method:ident, $single:ident, $loop_max:literal, $directions:ident) => {
         #[inline]
-        fn rook_attacks_setwise(
+        fn $method(
             self,
-            rooks: $crate::__core::Bitboard,
+            sliders: $crate::__core::Bitboard,
             occupancy: $crate::__core::Bitboard,
         ) -> $crate::__core::Bitboard {
             $crate::__core::Bitboard($crate::setwise::union_of(
-                rooks.0,
+                sliders.0,
                 occupancy.0,
-                $rmax,
-                |sq, occ| self.rook_attacks(sq, $crate::__core::Bitboard(occ)).0,
-                $crate::setwise::fill::ROOK,
-            ))
-        }
-
-        #[inline]
-        fn bishop_attacks_setwise(
-            self,
-            bishops: $crate::__core::Bitboard,
-            occupancy: $crate::__core::Bitboard,
-        ) -> $crate::__core::Bitboard {
-            $crate::__core::Bitboard($crate::setwise::union_of(
-                bishops.0,
-                occupancy.0,
-                $bmax,
-                |sq, occ| self.bishop_attacks(sq, $crate::__core::Bitboard(occ)).0,
-                $crate::setwise::fill::BISHOP,
-            ))
-        }
-
-        #[inline]
-        fn queen_attacks_setwise(
-            self,
-            queens: $crate::__core::Bitboard,
-            occupancy: $crate::__core::Bitboard,
-        ) -> $crate::__core::Bitboard {
-            $crate::__core::Bitboard($crate::setwise::union_of(
-                queens.0,
-                occupancy.0,
-                $qmax,
-                |sq, occ| self.queen_attacks(sq, $crate::__core::Bitboard(occ)).0,
-                $crate::setwise::fill::QUEEN,
+                $loop_max,
+                |sq, occ| self.$single(sq, $crate::__core::Bitboard(occ)).0,
+                $crate::setwise::fill::$directions,
             ))
         }
     };

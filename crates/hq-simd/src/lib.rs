@@ -164,7 +164,7 @@ macro_rules! simd_backend {
             #[doc = concat!("Kernel: `", stringify!($queen_pair), "`.")]
             #[inline]
             fn queen_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
-                debug_assert_eq!(reversed, occupancy.rotate_180(), "not the reversed occupancy");
+                hq_core::debug_check_pair(occupancy, reversed);
                 // SAFETY: the token proves the level, which includes the features.
                 Bitboard(unsafe { $module::queen_pair(sq, occupancy.0, reversed.0) })
             }

@@ -23,7 +23,7 @@
 
 use crate::model;
 use hq_core::cpu::Level;
-use hq_core::{Bitboard, LINE_MASKS, Line, SliderAttacks, Square};
+use hq_core::{Bitboard, LINE_MASKS, Line, Square};
 
 /// `{m(sq), m(63 - sq)}` for one line of one square.
 type MaskPair = [u64; 2];
@@ -100,72 +100,73 @@ const ROOK: [usize; 2] = [RANK, FILE];
 const BISHOP: [usize; 2] = [DIAGONAL, ANTI_DIAGONAL];
 const QUEEN: [usize; 4] = [RANK, FILE, DIAGONAL, ANTI_DIAGONAL];
 
-/// HQ with VPPERM, the VPPERMs computed by the exact software model
-/// ([`model::vpperm_u128`]): portable, needs no CPU feature (`xop-model`).
-#[derive(Clone, Copy, Debug)]
-pub struct XopModel(());
+/// A VPPERM HQ token: every method is `$attacks` over its line set
+/// (`$lines` is an array of line indices).
+macro_rules! vpperm_token {
+    ($(#[$doc:meta])* $token:ident: $name:literal, $level:expr,
+     |$lines:ident, $sq:ident, $occ:ident| $attacks:expr) => {
+        hq_core::slider_token! {
+            $(#[$doc])*
+            pub struct $token: $name, $level;
+            impl {
+                #[inline]
+                fn line_attacks(self, line: Line, $sq: Square, occupancy: Bitboard) -> Bitboard {
+                    let ($lines, $occ) = ([line_index(line)], occupancy.0);
+                    Bitboard($attacks)
+                }
 
-/// HQ with VPPERM, the VPPERMs computed by the SSSE3 version
-/// (`ssse3::vpperm`): needs x86-64-v2 (`xop-ssse3`). Off x86-64 the token
-/// is never supported; its methods there are the model's, so that the name
-/// exists everywhere.
-#[derive(Clone, Copy, Debug)]
-pub struct XopSsse3(());
+                #[inline]
+                fn rook_attacks(self, $sq: Square, occupancy: Bitboard) -> Bitboard {
+                    let ($lines, $occ) = (ROOK, occupancy.0);
+                    Bitboard($attacks)
+                }
 
-#[cfg(not(target_arch = "x86_64"))]
-impl SliderAttacks for XopSsse3 {
-    const NAME: &'static str = "xop-ssse3";
-    const LEVEL: Level = Level::X86V2;
+                #[inline]
+                fn bishop_attacks(self, $sq: Square, occupancy: Bitboard) -> Bitboard {
+                    let ($lines, $occ) = (BISHOP, occupancy.0);
+                    Bitboard($attacks)
+                }
 
-    #[inline]
-    unsafe fn new_unchecked() -> Self {
-        XopSsse3(())
-    }
-
-    #[inline]
-    fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
-        Bitboard(pair_hq(
-            model::vpperm_u128,
-            &[line_index(line)],
-            sq,
-            occupancy.0,
-        ))
-    }
+                #[inline]
+                fn queen_attacks(self, $sq: Square, occupancy: Bitboard) -> Bitboard {
+                    let ($lines, $occ) = (QUEEN, occupancy.0);
+                    Bitboard($attacks)
+                }
+            }
+        }
+    };
 }
 
-impl SliderAttacks for XopModel {
-    const NAME: &'static str = "xop-model";
-    const LEVEL: Level = Level::Baseline;
+vpperm_token!(
+    /// HQ with VPPERM, the VPPERMs computed by the exact software model
+    /// ([`model::vpperm_u128`]): portable, needs no CPU feature (`xop-model`).
+    XopModel: "xop-model", Level::Baseline,
+    |lines, sq, occupancy| pair_hq(model::vpperm_u128, &lines, sq, occupancy)
+);
 
-    #[inline]
-    unsafe fn new_unchecked() -> Self {
-        XopModel(())
-    }
+vpperm_token!(
+    /// HQ with VPPERM, the VPPERMs computed by the SSSE3 version
+    /// (`ssse3::vpperm`): needs x86-64-v2 (`xop-ssse3`). Off x86-64 the token
+    /// is never supported; its methods there are the model's, so that the name
+    /// exists everywhere.
+    XopSsse3: "xop-ssse3", Level::X86V2,
+    // SAFETY: the token proves its level, which has SSSE3.
+    |lines, sq, occupancy| unsafe { ssse3_attacks(lines, sq, occupancy) }
+);
 
-    #[inline]
-    fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
-        Bitboard(pair_hq(
-            model::vpperm_u128,
-            &[line_index(line)],
-            sq,
-            occupancy.0,
-        ))
-    }
-
-    #[inline]
-    fn rook_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
-        Bitboard(pair_hq(model::vpperm_u128, &ROOK, sq, occupancy.0))
-    }
-
-    #[inline]
-    fn bishop_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
-        Bitboard(pair_hq(model::vpperm_u128, &BISHOP, sq, occupancy.0))
-    }
-
-    #[inline]
-    fn queen_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
-        Bitboard(pair_hq(model::vpperm_u128, &QUEEN, sq, occupancy.0))
-    }
+/// The pair HQ with the SSSE3 VPPERM on x86-64 (the model elsewhere, where
+/// no token can call it).
+///
+/// # Safety
+///
+/// The CPU must have SSSE3.
+#[inline(always)]
+unsafe fn ssse3_attacks<const N: usize>(lines: [usize; N], sq: Square, occupancy: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: this function's contract.
+    return unsafe { ssse3_kernels::attacks(lines, sq, occupancy) };
+    #[cfg(not(target_arch = "x86_64"))]
+    pair_hq(model::vpperm_u128, &lines, sq, occupancy)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -187,40 +188,5 @@ mod ssse3_kernels {
         // SAFETY: this function's contract is that SSSE3 is present.
         let vpperm = unsafe { Ssse3Vpperm::new_unchecked() };
         pair_hq(|a, b, s| vpperm.vpperm_u128(a, b, s), &lines, sq, occupancy)
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-impl SliderAttacks for XopSsse3 {
-    const NAME: &'static str = "xop-ssse3";
-    const LEVEL: Level = Level::X86V2;
-
-    #[inline]
-    unsafe fn new_unchecked() -> Self {
-        XopSsse3(())
-    }
-
-    #[inline]
-    fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
-        // SAFETY: the token proves SSSE3 is present.
-        Bitboard(unsafe { ssse3_kernels::attacks([line_index(line)], sq, occupancy.0) })
-    }
-
-    #[inline]
-    fn rook_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
-        // SAFETY: the token proves SSSE3 is present.
-        Bitboard(unsafe { ssse3_kernels::attacks(ROOK, sq, occupancy.0) })
-    }
-
-    #[inline]
-    fn bishop_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
-        // SAFETY: the token proves SSSE3 is present.
-        Bitboard(unsafe { ssse3_kernels::attacks(BISHOP, sq, occupancy.0) })
-    }
-
-    #[inline]
-    fn queen_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
-        // SAFETY: the token proves SSSE3 is present.
-        Bitboard(unsafe { ssse3_kernels::attacks(QUEEN, sq, occupancy.0) })
     }
 }
