@@ -497,6 +497,18 @@ pub(crate) fn forced<W: WithBackend>(group: Group, job: W) -> W::Output {
 // ---------------------------------------------------------------------------
 // The combined token of `with_active_backend`.
 
+/// Methods that hand their arguments to the token in field `$field`.
+macro_rules! forward {
+    ($field:tt => $($method:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?;)*) => {
+        $(
+            #[inline(always)]
+            fn $method(self, $($arg: $ty),*) $(-> $ret)? {
+                self.$field.$method($($arg),*)
+            }
+        )*
+    };
+}
+
 /// A token that takes each entry point from another backend, as a [`Choice`]
 /// does: single lookups (and the pair entry points) from `S`, batches from
 /// `B`, set-wise calls from `W`. What [`crate::with_active_backend`] passes
@@ -523,58 +535,25 @@ impl<S: SliderAttacks, B: SliderAttacks, W: SliderAttacks> SliderAttacks for Com
         // SAFETY: the caller guarantees every part is supported.
         unsafe { Combined(S::new_unchecked(), B::new_unchecked(), W::new_unchecked()) }
     }
-    #[inline(always)]
-    fn line_attacks(self, line: Line, sq: Square, occ: Bitboard) -> Bitboard {
-        self.0.line_attacks(line, sq, occ)
-    }
-    #[inline(always)]
-    fn rook_attacks(self, sq: Square, occ: Bitboard) -> Bitboard {
-        self.0.rook_attacks(sq, occ)
-    }
-    #[inline(always)]
-    fn bishop_attacks(self, sq: Square, occ: Bitboard) -> Bitboard {
-        self.0.bishop_attacks(sq, occ)
-    }
-    #[inline(always)]
-    fn queen_attacks(self, sq: Square, occ: Bitboard) -> Bitboard {
-        self.0.queen_attacks(sq, occ)
-    }
-    #[inline(always)]
-    fn rook_attacks_pair(self, sq: Square, occ: Bitboard, reversed: Bitboard) -> Bitboard {
-        self.0.rook_attacks_pair(sq, occ, reversed)
-    }
-    #[inline(always)]
-    fn bishop_attacks_pair(self, sq: Square, occ: Bitboard, reversed: Bitboard) -> Bitboard {
-        self.0.bishop_attacks_pair(sq, occ, reversed)
-    }
-    #[inline(always)]
-    fn queen_attacks_pair(self, sq: Square, occ: Bitboard, reversed: Bitboard) -> Bitboard {
-        self.0.queen_attacks_pair(sq, occ, reversed)
-    }
-    #[inline(always)]
-    fn rook_attacks_batch(self, squares: &[Square], occ: Bitboard, out: &mut [Bitboard]) {
-        self.1.rook_attacks_batch(squares, occ, out)
-    }
-    #[inline(always)]
-    fn bishop_attacks_batch(self, squares: &[Square], occ: Bitboard, out: &mut [Bitboard]) {
-        self.1.bishop_attacks_batch(squares, occ, out)
-    }
-    #[inline(always)]
-    fn queen_attacks_batch(self, squares: &[Square], occ: Bitboard, out: &mut [Bitboard]) {
-        self.1.queen_attacks_batch(squares, occ, out)
-    }
-    #[inline(always)]
-    fn rook_attacks_setwise(self, rooks: Bitboard, occ: Bitboard) -> Bitboard {
-        self.2.rook_attacks_setwise(rooks, occ)
-    }
-    #[inline(always)]
-    fn bishop_attacks_setwise(self, bishops: Bitboard, occ: Bitboard) -> Bitboard {
-        self.2.bishop_attacks_setwise(bishops, occ)
-    }
-    #[inline(always)]
-    fn queen_attacks_setwise(self, queens: Bitboard, occ: Bitboard) -> Bitboard {
-        self.2.queen_attacks_setwise(queens, occ)
-    }
+    forward!(0 =>
+        line_attacks(line: Line, sq: Square, occ: Bitboard) -> Bitboard;
+        rook_attacks(sq: Square, occ: Bitboard) -> Bitboard;
+        bishop_attacks(sq: Square, occ: Bitboard) -> Bitboard;
+        queen_attacks(sq: Square, occ: Bitboard) -> Bitboard;
+        rook_attacks_pair(sq: Square, occ: Bitboard, reversed: Bitboard) -> Bitboard;
+        bishop_attacks_pair(sq: Square, occ: Bitboard, reversed: Bitboard) -> Bitboard;
+        queen_attacks_pair(sq: Square, occ: Bitboard, reversed: Bitboard) -> Bitboard;
+    );
+    forward!(1 =>
+        rook_attacks_batch(squares: &[Square], occ: Bitboard, out: &mut [Bitboard]);
+        bishop_attacks_batch(squares: &[Square], occ: Bitboard, out: &mut [Bitboard]);
+        queen_attacks_batch(squares: &[Square], occ: Bitboard, out: &mut [Bitboard]);
+    );
+    forward!(2 =>
+        rook_attacks_setwise(rooks: Bitboard, occ: Bitboard) -> Bitboard;
+        bishop_attacks_setwise(bishops: Bitboard, occ: Bitboard) -> Bitboard;
+        queen_attacks_setwise(queens: Bitboard, occ: Bitboard) -> Bitboard;
+    );
 }
 
 /// Runs `job` with the token of `choice`: a plain backend token when one

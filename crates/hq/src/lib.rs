@@ -133,112 +133,86 @@ impl WithBackend for Setwise {
     }
 }
 
-/// Rook attacks from `sq` over `occupancy`.
-#[inline]
-pub fn rook_attacks(sq: Square, occupancy: Bitboard) -> Bitboard {
-    if FORCED {
-        return dispatch::forced(Group::Single, Single(Piece::Rook, sq, occupancy));
-    }
-    // SAFETY: the installed table's backend was checked (dispatch::install).
-    unsafe { (dispatch::singles().rook)(sq, occupancy) }
+/// Defines a free entry point: in a forced build the forced backend's job,
+/// else one indirect call through the installed table.
+macro_rules! entry_point {
+    ($(#[$doc:meta])* $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?,
+     $(check $check:expr,)? forced $group:ident $job:expr, table $table:ident.$field:ident($($call:expr),*)) => {
+        $(#[$doc])*
+        #[inline]
+        pub fn $name($($arg: $ty),*) $(-> $ret)? {
+            $($check;)?
+            if FORCED {
+                return dispatch::forced(Group::$group, $job);
+            }
+            // SAFETY: the installed table's backend was checked (dispatch::install).
+            unsafe { (dispatch::$table().$field)($($call),*) }
+        }
+    };
 }
 
-/// Bishop attacks from `sq` over `occupancy`.
-#[inline]
-pub fn bishop_attacks(sq: Square, occupancy: Bitboard) -> Bitboard {
-    if FORCED {
-        return dispatch::forced(Group::Single, Single(Piece::Bishop, sq, occupancy));
-    }
-    // SAFETY: as `rook_attacks`.
-    unsafe { (dispatch::singles().bishop)(sq, occupancy) }
-}
-
-/// Queen attacks from `sq` over `occupancy`.
-#[inline]
-pub fn queen_attacks(sq: Square, occupancy: Bitboard) -> Bitboard {
-    if FORCED {
-        return dispatch::forced(Group::Single, Single(Piece::Queen, sq, occupancy));
-    }
-    // SAFETY: as `rook_attacks`.
-    unsafe { (dispatch::singles().queen)(sq, occupancy) }
-}
-
-/// Attacks from `sq` along one `line` (both directions).
-#[inline]
-pub fn line_attacks(line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
-    if FORCED {
-        return dispatch::forced(Group::Single, LineJob(line, sq, occupancy));
-    }
-    // SAFETY: as `rook_attacks`.
-    unsafe { (dispatch::singles().line)(line, (sq, occupancy)) }
-}
-
-/// Rook attacks of every square in `squares` over one occupancy, into `out`.
-///
-/// # Panics
-///
-/// If `squares` and `out` differ in length.
-#[inline]
-pub fn rook_attacks_batch(squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
-    hq_core::check_batch_lengths(squares.len(), out.len());
-    if FORCED {
-        return dispatch::forced(Group::Batch, Batch(Piece::Rook, squares, occupancy, out));
-    }
-    // SAFETY: as `rook_attacks`.
-    unsafe { (dispatch::batches().rook)(squares, occupancy, out) }
-}
-
-/// Bishop attacks of every square in `squares` (see [`rook_attacks_batch`]).
-#[inline]
-pub fn bishop_attacks_batch(squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
-    hq_core::check_batch_lengths(squares.len(), out.len());
-    if FORCED {
-        return dispatch::forced(Group::Batch, Batch(Piece::Bishop, squares, occupancy, out));
-    }
-    // SAFETY: as `rook_attacks`.
-    unsafe { (dispatch::batches().bishop)(squares, occupancy, out) }
-}
-
-/// Queen attacks of every square in `squares` (see [`rook_attacks_batch`]).
-#[inline]
-pub fn queen_attacks_batch(squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
-    hq_core::check_batch_lengths(squares.len(), out.len());
-    if FORCED {
-        return dispatch::forced(Group::Batch, Batch(Piece::Queen, squares, occupancy, out));
-    }
-    // SAFETY: as `rook_attacks`.
-    unsafe { (dispatch::batches().queen)(squares, occupancy, out) }
-}
-
-/// The union of the attacks of every rook in `rooks` (the rooks block each other).
-#[inline]
-pub fn rook_attacks_setwise(rooks: Bitboard, occupancy: Bitboard) -> Bitboard {
-    if FORCED {
-        return dispatch::forced(Group::Setwise, Setwise(Piece::Rook, rooks, occupancy));
-    }
-    // SAFETY: as `rook_attacks`.
-    unsafe { (dispatch::setwise().rook)(rooks, occupancy) }
-}
-
-/// The union of the attacks of every bishop in `bishops`.
-#[inline]
-pub fn bishop_attacks_setwise(bishops: Bitboard, occupancy: Bitboard) -> Bitboard {
-    if FORCED {
-        return dispatch::forced(Group::Setwise, Setwise(Piece::Bishop, bishops, occupancy));
-    }
-    // SAFETY: as `rook_attacks`.
-    unsafe { (dispatch::setwise().bishop)(bishops, occupancy) }
-}
-
-/// The union of the attacks of every queen in `queens`.
-#[inline]
-pub fn queen_attacks_setwise(queens: Bitboard, occupancy: Bitboard) -> Bitboard {
-    if FORCED {
-        return dispatch::forced(Group::Setwise, Setwise(Piece::Queen, queens, occupancy));
-    }
-    // SAFETY: as `rook_attacks`.
-    unsafe { (dispatch::setwise().queen)(queens, occupancy) }
-}
+entry_point!(
+    /// Rook attacks from `sq` over `occupancy`.
+    rook_attacks(sq: Square, occupancy: Bitboard) -> Bitboard,
+    forced Single Single(Piece::Rook, sq, occupancy), table singles.rook(sq, occupancy)
+);
+entry_point!(
+    /// Bishop attacks from `sq` over `occupancy`.
+    bishop_attacks(sq: Square, occupancy: Bitboard) -> Bitboard,
+    forced Single Single(Piece::Bishop, sq, occupancy), table singles.bishop(sq, occupancy)
+);
+entry_point!(
+    /// Queen attacks from `sq` over `occupancy`.
+    queen_attacks(sq: Square, occupancy: Bitboard) -> Bitboard,
+    forced Single Single(Piece::Queen, sq, occupancy), table singles.queen(sq, occupancy)
+);
+entry_point!(
+    /// Attacks from `sq` along one `line` (both directions).
+    line_attacks(line: Line, sq: Square, occupancy: Bitboard) -> Bitboard,
+    forced Single LineJob(line, sq, occupancy), table singles.line(line, (sq, occupancy))
+);
+entry_point!(
+    /// Rook attacks of every square in `squares` over one occupancy, into `out`.
+    ///
+    /// # Panics
+    ///
+    /// If `squares` and `out` differ in length.
+    rook_attacks_batch(squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]),
+    check hq_core::check_batch_lengths(squares.len(), out.len()),
+    forced Batch Batch(Piece::Rook, squares, occupancy, out),
+    table batches.rook(squares, occupancy, out)
+);
+entry_point!(
+    /// Bishop attacks of every square in `squares` (see [`rook_attacks_batch`]).
+    bishop_attacks_batch(squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]),
+    check hq_core::check_batch_lengths(squares.len(), out.len()),
+    forced Batch Batch(Piece::Bishop, squares, occupancy, out),
+    table batches.bishop(squares, occupancy, out)
+);
+entry_point!(
+    /// Queen attacks of every square in `squares` (see [`rook_attacks_batch`]).
+    queen_attacks_batch(squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]),
+    check hq_core::check_batch_lengths(squares.len(), out.len()),
+    forced Batch Batch(Piece::Queen, squares, occupancy, out),
+    table batches.queen(squares, occupancy, out)
+);
+entry_point!(
+    /// The union of the attacks of every rook in `rooks` (the rooks block each other).
+    rook_attacks_setwise(rooks: Bitboard, occupancy: Bitboard) -> Bitboard,
+    forced Setwise Setwise(Piece::Rook, rooks, occupancy), table setwise.rook(rooks, occupancy)
+);
+entry_point!(
+    /// The union of the attacks of every bishop in `bishops`.
+    bishop_attacks_setwise(bishops: Bitboard, occupancy: Bitboard) -> Bitboard,
+    forced Setwise Setwise(Piece::Bishop, bishops, occupancy),
+    table setwise.bishop(bishops, occupancy)
+);
+entry_point!(
+    /// The union of the attacks of every queen in `queens`.
+    queen_attacks_setwise(queens: Bitboard, occupancy: Bitboard) -> Bitboard,
+    forced Setwise Setwise(Piece::Queen, queens, occupancy),
+    table setwise.queen(queens, occupancy)
+);
 
 /// Makes the choice now (once) and reports a broken one as an error: an
 /// unknown or unsupported `HQ_BACKEND`, or forced backends this CPU lacks.
