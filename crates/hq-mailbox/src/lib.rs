@@ -388,14 +388,22 @@ pub(crate) fn from_valid_bytes(bytes: [u8; 64]) -> [Piece; 64] {
     unsafe { core::mem::transmute::<[u8; 64], [Piece; 64]>(bytes) }
 }
 
+/// `$avx512` with the [`MailboxAvx512`] token bound to `$t` where this CPU
+/// has it (a cached feature check), else `$scalar`.
+macro_rules! avx512_or_scalar {
+    (|$t:ident| $avx512:expr, $scalar:expr) => {{
+        #[cfg(target_arch = "x86_64")]
+        if let Some($t) = MailboxAvx512::new() {
+            return $avx512;
+        }
+        $scalar
+    }};
+}
+
 /// Mailbox to per-kind and per-colour bitboards, with AVX-512 if this CPU
 /// has it, else [`scalar::to_bitboards`]. What an engine should call.
 pub fn to_bitboards(mailbox: &[Piece; 64]) -> PieceBitboards {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(t) = MailboxAvx512::new() {
-        return t.to_bitboards(mailbox);
-    }
-    scalar::to_bitboards(mailbox)
+    avx512_or_scalar!(|t| t.to_bitboards(mailbox), scalar::to_bitboards(mailbox))
 }
 
 /// Per-kind and per-colour bitboards to mailbox, with AVX-512 if this CPU
@@ -403,28 +411,16 @@ pub fn to_bitboards(mailbox: &[Piece; 64]) -> PieceBitboards {
 /// position's (the first square with two kinds, both colours, or a kind
 /// and a colour not both present).
 pub fn from_bitboards(boards: &PieceBitboards) -> Result<[Piece; 64], InvalidBitboards> {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(t) = MailboxAvx512::new() {
-        return t.from_bitboards(boards);
-    }
-    scalar::from_bitboards(boards)
+    avx512_or_scalar!(|t| t.from_bitboards(boards), scalar::from_bitboards(boards))
 }
 
 /// Mailbox to planes, with AVX-512 if this CPU has it, else [`scalar::to_planes`].
 pub fn to_planes(mailbox: &[Piece; 64]) -> Planes {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(t) = MailboxAvx512::new() {
-        return t.to_planes(mailbox);
-    }
-    scalar::to_planes(mailbox)
+    avx512_or_scalar!(|t| t.to_planes(mailbox), scalar::to_planes(mailbox))
 }
 
 /// Planes to mailbox, with AVX-512 if this CPU has it, else [`scalar::to_mailbox`].
 /// Errors on planes that are no board.
 pub fn to_mailbox(planes: &Planes) -> Result<[Piece; 64], InvalidPlanes> {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(t) = MailboxAvx512::new() {
-        return t.to_mailbox(planes);
-    }
-    scalar::to_mailbox(planes)
+    avx512_or_scalar!(|t| t.to_mailbox(planes), scalar::to_mailbox(planes))
 }
