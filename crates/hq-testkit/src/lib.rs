@@ -203,60 +203,58 @@ pub fn check_lines_exhaustive<B: SliderAttacks>(backend: B) -> Result<u64, Misma
 pub fn check_pieces_exhaustive<B: SliderAttacks>(backend: B, stride: u64) -> Result<u64, Mismatch> {
     let mut rng = SplitMix64(0x5EED_0002);
     let mut cases = 0u64;
+    // (the piece's lines, its name, the oracle, the backend's method)
+    type PieceCheck<B> = (
+        u64,
+        &'static str,
+        fn(Square, Bitboard) -> Bitboard,
+        Attacks<B>,
+    );
+    type Attacks<B> = fn(B, Square, Bitboard) -> Bitboard;
     for sq in Square::ALL {
         let m = LINE_MASKS[sq as usize];
-        let rook_lines = m.rank | m.file;
-        let bishop_lines = m.diagonal | m.anti_diagonal;
-        let mut result = Ok(());
+        let pieces: [PieceCheck<B>; 2] = [
+            (
+                m.rank | m.file,
+                "rook",
+                reference::rook_attacks,
+                B::rook_attacks,
+            ),
+            (
+                m.diagonal | m.anti_diagonal,
+                "bishop",
+                reference::bishop_attacks,
+                B::bishop_attacks,
+            ),
+        ];
         let mut index = 0u64;
-        for_each_subset(rook_lines, |subset| {
-            index += 1;
-            if result.is_err() || !index.is_multiple_of(stride) {
-                return;
-            }
-            let occ = Bitboard(subset | (rng.next_u64() & !rook_lines & !sq.bit()));
-            let queen_occ = Bitboard(subset | (rng.next_u64() & !rook_lines));
-            cases += 2;
-            result = compare(
-                B::NAME,
-                || format!("rook_attacks({sq}, {occ:?})"),
-                reference::rook_attacks(sq, occ),
-                backend.rook_attacks(sq, occ),
-            )
-            .and_then(|()| {
-                compare(
+        for (lines, piece, oracle, attacks) in pieces {
+            let mut result = Ok(());
+            for_each_subset(lines, |subset| {
+                index += 1;
+                if result.is_err() || !index.is_multiple_of(stride) {
+                    return;
+                }
+                let occ = Bitboard(subset | (rng.next_u64() & !lines & !sq.bit()));
+                let queen_occ = Bitboard(subset | (rng.next_u64() & !lines));
+                cases += 2;
+                result = compare(
                     B::NAME,
-                    || format!("queen_attacks({sq}, {queen_occ:?})"),
-                    reference::queen_attacks(sq, queen_occ),
-                    backend.queen_attacks(sq, queen_occ),
+                    || format!("{piece}_attacks({sq}, {occ:?})"),
+                    oracle(sq, occ),
+                    attacks(backend, sq, occ),
                 )
+                .and_then(|()| {
+                    compare(
+                        B::NAME,
+                        || format!("queen_attacks({sq}, {queen_occ:?})"),
+                        reference::queen_attacks(sq, queen_occ),
+                        backend.queen_attacks(sq, queen_occ),
+                    )
+                });
             });
-        });
-        std::mem::replace(&mut result, Ok(()))?;
-        for_each_subset(bishop_lines, |subset| {
-            index += 1;
-            if result.is_err() || !index.is_multiple_of(stride) {
-                return;
-            }
-            let occ = Bitboard(subset | (rng.next_u64() & !bishop_lines & !sq.bit()));
-            let queen_occ = Bitboard(subset | (rng.next_u64() & !bishop_lines));
-            cases += 2;
-            result = compare(
-                B::NAME,
-                || format!("bishop_attacks({sq}, {occ:?})"),
-                reference::bishop_attacks(sq, occ),
-                backend.bishop_attacks(sq, occ),
-            )
-            .and_then(|()| {
-                compare(
-                    B::NAME,
-                    || format!("queen_attacks({sq}, {queen_occ:?})"),
-                    reference::queen_attacks(sq, queen_occ),
-                    backend.queen_attacks(sq, queen_occ),
-                )
-            });
-        });
-        result?;
+            result?;
+        }
     }
     Ok(cases)
 }
