@@ -60,4 +60,4 @@ pub mod upkeep;
 
 pub use board::{MAX_MOVES, Move, MoveKind, MoveList, UciMove};
 pub use perft::{divide, divide_parallel, perft, perft_parallel, perft_with};
-pub use position::{FenError, Position, STARTPOS_FEN};
+pub use position::{FenError, IllegalMove, Position, STARTPOS_FEN};

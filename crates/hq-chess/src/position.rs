@@ -92,6 +92,22 @@ fn color_name(color: Color) -> &'static str {
     }
 }
 
+/// A move that is not legal in the position it was given for
+/// ([`Position::parse_uci`], [`Position::try_play`]).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct IllegalMove {
+    /// The move as written (UCI).
+    pub uci: String,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}` is not a legal move in this position", self.uci)
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
 impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -381,11 +397,44 @@ impl Position {
         list
     }
 
-    /// The position after `mv`, which must be one of [`Position::legal_moves`].
+    /// The legal move written `uci` here (as [`Move::uci`] writes it; for
+    /// castling both `e1g1` and king-takes-rook `e1h1` are accepted), or the
+    /// error naming it.
+    pub fn parse_uci<B: SliderAttacks>(&self, token: B, uci: &str) -> Result<Move, IllegalMove> {
+        let written = |mv: &Move, chess960| mv.uci(chess960).to_string() == uci;
+        self.legal_moves(token)
+            .iter()
+            .copied()
+            .find(|mv| written(mv, self.is_chess960()) || written(mv, true))
+            .ok_or_else(|| IllegalMove {
+                uci: uci.to_string(),
+            })
+    }
+
+    /// The position after `mv` if it is one of [`Position::legal_moves`],
+    /// else the error naming it: the checked form of [`Position::play`].
+    pub fn try_play<B: SliderAttacks>(&self, token: B, mv: Move) -> Result<Position, IllegalMove> {
+        if self.legal_moves(token).contains(&mv) {
+            Ok(self.play(mv))
+        } else {
+            Err(IllegalMove {
+                uci: mv.uci(self.is_chess960()).to_string(),
+            })
+        }
+    }
+
+    /// The position after `mv`, which must be one of [`Position::legal_moves`]
+    /// (the unchecked form that move generators and perft use; see
+    /// [`Position::try_play`] for moves from outside).
     ///
     /// Any other move gives some position without undefined behaviour, but
-    /// not a meaningful one.
+    /// not a meaningful one; debug builds panic on it.
     pub fn play(&self, mv: Move) -> Position {
+        debug_assert!(
+            mv.from() != mv.to() && self.board.occupied() & (1u64 << mv.from() as u8) != 0,
+            "play: {} moves no piece of this position",
+            mv.uci(self.is_chess960())
+        );
         let from = mv.from() as u8;
         let to = mv.to() as u8;
         let moved = self.board.kind_at(from);
