@@ -7,7 +7,7 @@
 //! bench-matrix` shows); with `HQ_BENCH_META=<path>` the run also writes what
 //! it measured and what it skipped as JSON beside criterion's own output.
 
-use crate::reference::KoggeStone;
+use crate::reference::{Kindergarten, KoggeStone, ObstructionDifference, Rotated};
 use crate::{
     Crowd, Data, Facade, INPUTS, Job, Lookup, Ours, Piece, ReadsOnly, Workload,
     lookups_per_iteration,
@@ -152,13 +152,32 @@ impl Bench {
         self.add("hq-job", &label, RowKind::Job, Job);
     }
 
-    /// The Kogge-Stone fill.
-    pub fn add_kogge_stone(&mut self) {
+    /// The reference methods ([`crate::reference`]).
+    pub fn add_references(&mut self) {
+        let kind = RowKind::Reference;
         self.add(
             "ref-kogge-stone",
             "Kogge-Stone occluded fill (no tables)",
-            RowKind::Reference,
+            kind,
             KoggeStone,
+        );
+        self.add(
+            "ref-kindergarten",
+            "kindergarten bitboards (multiply, 8x64 tables)",
+            kind,
+            Kindergarten,
+        );
+        self.add(
+            "ref-rotated",
+            "rotated bitboards, rotations per call (64x64 tables)",
+            kind,
+            Rotated,
+        );
+        self.add(
+            "ref-obstruction-difference",
+            "obstruction difference (lzcnt, no tables)",
+            kind,
+            ObstructionDifference,
         );
     }
 

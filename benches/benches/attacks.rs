@@ -1,5 +1,5 @@
-//! Every backend of `hq`, the facade, the reference points (PEXT,
-//! Kogge-Stone) and the peer crates, timed by the same loops in one run:
+//! Every backend of `hq`, the facade, the reference methods (Kogge-Stone,
+//! kindergarten, rotated, obstruction difference) and the peer crates, timed by the same loops in one run:
 //! throughput, latency, batch, set-wise and cache pressure, for rook, bishop
 //! and queen. Each row is checked against `hq::reference` before it is timed.
 //!
@@ -17,7 +17,7 @@ fn main() {
     bench.add_backends();
     bench.add_facade();
     bench.add_job();
-    bench.add_kogge_stone();
+    bench.add_references();
     peers::add_all(&mut bench);
     bench.add_reads_floor();
     bench.run();

@@ -43,13 +43,15 @@ fn is_single_lookup_function(symbol: &str) -> bool {
 }
 
 /// Whether the row behind a single-lookup function is a plain table lookup
-/// (no vector code of its own): the peer crates and the PEXT reference.
+/// (no vector code of its own): the peer crates and the table references.
 fn is_table_row(symbol: &str) -> bool {
     [
         "peers::CozyChess",
         "peers::ChessMagic",
         "peers::ChessBmi",
         "peers::Shakmaty",
+        "reference::Kindergarten",
+        "reference::Rotated",
     ]
     .iter()
     .any(|peer| symbol.contains(peer))

@@ -1,8 +1,7 @@
-//! Reference methods that are not backends of `hq`, timed by the same loops
-//! and checked against the same oracle: the Kogge-Stone fill (the classic
-//! table-free set-wise method).
+//! The Kogge-Stone fill: the classic table-free set-wise method.
 
-use crate::{Lookup, Piece};
+use super::compiled_up_to_v3;
+use crate::{Data, Lookup, Piece, Workload};
 use hq::{Bitboard, Square};
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
@@ -73,4 +72,5 @@ impl Lookup for KoggeStone {
             Piece::Queen => Self::rook_fill(sliders.0, empty) | Self::bishop_fill(sliders.0, empty),
         })
     }
+    compiled_up_to_v3!();
 }
