@@ -82,7 +82,7 @@ const AMD: &[Vendor] = &[Vendor::Amd, Vendor::Hygon];
 pub const CLASSES: &[ClassChoice] = &[
     ClassChoice {
         name: "intel-avx512",
-        description: "Intel with AVX-512 VBMI and GFNI (Ice Lake and later)",
+        description: "Intel with AVX-512 and GFNI (Ice Lake and later)",
         vendors: &[Vendor::Intel],
         families: ANY_FAMILY,
         level: Level::X86V4,
@@ -144,7 +144,7 @@ pub const CLASSES: &[ClassChoice] = &[
     },
     ClassChoice {
         name: "x86-64-v4",
-        description: "other x86-64 CPUs with AVX-512 VBMI and GFNI",
+        description: "other x86-64 CPUs with AVX-512 and GFNI",
         vendors: &[],
         families: ANY_FAMILY,
         level: Level::X86V4,
