@@ -1,6 +1,7 @@
 //! `cargo xtask <task>`: the project's tasks, in Rust so they run wherever cargo does.
 
 mod bench_matrix;
+mod cross;
 mod emu;
 mod perft_suite;
 mod readme;
@@ -26,6 +27,8 @@ enum Task {
     BenchMatrix(bench_matrix::Args),
     /// The AVX-512 suites on emulated CPUs (`../shared/avx512-emu`).
     EmuTest(emu::Args),
+    /// The tests on aarch64 (qemu-user) and wasm32 (Node's WASI), wasm builds.
+    CrossTest(cross::Args),
     /// Every position of the perft suites at every listed depth.
     PerftSuite(perft_suite::Args),
     /// Regenerate the README's measured tables from `benches/results/`.
@@ -38,6 +41,7 @@ fn main() -> ExitCode {
         Task::Test(a) => test::run(a),
         Task::BenchMatrix(a) => bench_matrix::run(a),
         Task::EmuTest(a) => emu::run(a),
+        Task::CrossTest(a) => cross::run(a),
         Task::PerftSuite(a) => perft_suite::run(a),
         Task::Readme(a) => readme::run(a),
     };

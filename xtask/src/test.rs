@@ -7,10 +7,12 @@
 //!    additive), its tests run again, and `hq-info` explaining the outcome;
 //! 3. forcing a backend this CPU lacks stops with a clear error, never SIGILL;
 //! 4. the emulated AVX-512 suites (`emu-test`);
-//! 5. `bench-matrix --quick`, with the check that the single-lookup loops of
+//! 5. the tests on aarch64 under qemu-user and on wasm32 under Node's WASI,
+//!    and the browser target's builds (`cross-test`);
+//! 6. `bench-matrix --quick`, with the check that the single-lookup loops of
 //!    every bench binary stayed one lookup at a time, and that the three
 //!    outputs exist, parse and agree (nothing about speed);
-//! 6. the README's measured tables match `benches/results/` (`readme --check`).
+//! 7. the README's measured tables match `benches/results/` (`readme --check`).
 
 use hq::Backend;
 use std::process::{Command, Output};
@@ -21,6 +23,9 @@ pub struct Args {
     /// Skip the emulated AVX-512 suites.
     #[arg(long)]
     no_emu: bool,
+    /// Skip the aarch64 and wasm32 tests.
+    #[arg(long)]
+    no_cross: bool,
     /// Skip the quick bench-matrix run.
     #[arg(long)]
     no_bench: bool,
@@ -157,6 +162,12 @@ pub fn run(args: &Args) -> Result<(), String> {
                     timeout: 900,
                 })
             }),
+        ));
+    }
+    if !args.no_cross {
+        steps.push((
+            "cross targets",
+            Box::new(|| crate::cross::run(&crate::cross::Args { only: None })),
         ));
     }
     if !args.no_bench {

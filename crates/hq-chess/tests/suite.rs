@@ -168,24 +168,34 @@ fn chess960_suite_on_every_backend() {
 #[test]
 fn divide_and_threads_agree_with_perft() {
     let token = hq::backends::ScalarRankTable::new().expect("portable backend");
-    let mut checked = 0;
+    let (mut checked, mut no_threads) = (0, false);
     for suite in Suite::ALL {
         let (name, entries) = (suite.file_name(), suite.entries());
         for (i, entry) in entries.iter().enumerate() {
             let position = Position::from_fen(&entry.fen).expect("suite FENs are valid");
             let expected = entry.expected(3).expect("every line has D3");
             let divided: u64 = divide(&position, 3, token).iter().map(|&(_, n)| n).sum();
-            let threaded = perft_parallel(&position, 3, token, 2).expect("thread pool");
-            assert_eq!(
-                (divided, threaded),
-                (expected, expected),
-                "{name} line {}",
-                i + 1
-            );
+            assert_eq!(divided, expected, "{name} line {}", i + 1);
+            match perft_parallel(&position, 3, token, 2) {
+                Ok(threaded) => assert_eq!(threaded, expected, "{name} line {}", i + 1),
+                // WASI has no threads: the pool's error comes back as a
+                // value, and nowhere else may it fail.
+                Err(e) if cfg!(target_os = "wasi") => {
+                    assert!(!e.to_string().is_empty());
+                    no_threads = true;
+                }
+                Err(e) => panic!("a 2-thread pool builds here: {e}"),
+            }
             checked += 1;
         }
     }
-    println!("divide and 2-thread perft agree at D3 on {checked} positions");
+    if no_threads {
+        println!(
+            "divide agrees at D3 on {checked} positions; SKIPPED 2-thread perft: no threads on WASI (the pool's error is returned)"
+        );
+    } else {
+        println!("divide and 2-thread perft agree at D3 on {checked} positions");
+    }
 }
 
 /// Every board option counts exactly: the standard suite at depth 3 (and 4

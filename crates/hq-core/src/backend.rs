@@ -237,6 +237,23 @@ pub fn check_batch_lengths(squares: usize, out: usize) {
     );
 }
 
+/// One line's attacks from the piece kernel through that line, masked to
+/// the line (the other line of the piece lies outside the mask): for
+/// backends whose kernels work on whole pieces (PEXT tables, SIMD pairs).
+#[inline(always)]
+pub fn line_attacks_from_piece<B: SliderAttacks>(
+    backend: B,
+    line: Line,
+    sq: Square,
+    occupancy: Bitboard,
+) -> Bitboard {
+    let piece = match line {
+        Line::Rank | Line::File => backend.rook_attacks(sq, occupancy),
+        Line::Diagonal | Line::AntiDiagonal => backend.bishop_attacks(sq, occupancy),
+    };
+    piece & Bitboard(crate::line_mask(line, sq))
+}
+
 /// In debug builds, panics unless `reversed` is `occupancy` turned by 180
 /// degrees (its bits reversed), as the `*_attacks_pair` entry points require;
 /// release builds trust the caller (a wrong pair gives wrong attacks, never

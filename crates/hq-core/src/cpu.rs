@@ -613,19 +613,29 @@ impl fmt::Display for MissingFeatures {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "backend {} cannot run on this CPU: it is built for {} ({})",
-            self.backend,
-            self.level,
-            self.level.features(),
+            "backend {} cannot run on this CPU: it is built for {}",
+            self.backend, self.level
         )?;
+        // Another architecture's backend: its feature list says nothing here.
+        if let Some(arch) = self.level.arch()
+            && arch != TARGET_ARCH
+        {
+            return write!(
+                f,
+                ", a level of {arch}, and this build is for {TARGET_ARCH} ({arch} backends are absent from it)"
+            );
+        }
+        write!(f, " ({})", self.level.features())?;
         if !self.extra.is_empty() {
             write!(f, " plus {}", self.extra)?;
         }
         write!(f, "; missing here: {}", self.missing)?;
-        if let Some(arch) = self.level.arch()
-            && arch != TARGET_ARCH
-        {
-            write!(f, " ({arch} only: absent from {TARGET_ARCH} builds)")?;
+        if self.level == Level::Simd128 {
+            // wasm has no run-time detection: simd128 is a build option.
+            write!(
+                f,
+                " (build with RUSTFLAGS=\"-C target-feature=+simd128\" to enable it)"
+            )?;
         }
         Ok(())
     }

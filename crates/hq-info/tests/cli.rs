@@ -5,8 +5,26 @@
 use hq::Backend;
 use std::process::Command;
 
+/// The binary, run through `HQ_TEST_RUNNER` when that is set: a
+/// cross-compiled test (`cargo xtask cross-test`, aarch64 under qemu-user)
+/// names there the emulator cargo's runner uses, since cargo runs the test
+/// itself through the runner but not the programs the test starts.
+fn command() -> Command {
+    let binary = env!("CARGO_BIN_EXE_hq-info");
+    let runner = std::env::var("HQ_TEST_RUNNER").unwrap_or_default();
+    let mut words = runner.split_whitespace();
+    match words.next() {
+        Some(program) => {
+            let mut cmd = Command::new(program);
+            cmd.args(words).arg(binary);
+            cmd
+        }
+        None => Command::new(binary),
+    }
+}
+
 fn hq_info(env: Option<&str>, args: &[&str]) -> (i32, String, String) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hq-info"));
+    let mut cmd = command();
     cmd.args(args).arg("--no-check");
     match env {
         Some(v) => cmd.env(hq::ENV_VAR, v),

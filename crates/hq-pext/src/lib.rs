@@ -33,7 +33,7 @@
 //! ```
 
 use hq_core::cpu::Level;
-use hq_core::{Bitboard, Line, Square, line_mask};
+use hq_core::{Bitboard, Line, Square};
 
 /// One square's slice of the table, as the lookup uses it.
 #[derive(Clone, Copy, Debug)]
@@ -230,11 +230,7 @@ hq_core::slider_token! {
     impl {
         #[inline]
         fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
-            let piece = match line {
-                Line::Rank | Line::File => self.rook_attacks(sq, occupancy),
-                Line::Diagonal | Line::AntiDiagonal => self.bishop_attacks(sq, occupancy),
-            };
-            piece & Bitboard(line_mask(line, sq))
+            hq_core::line_attacks_from_piece(self, line, sq, occupancy)
         }
 
         #[inline]

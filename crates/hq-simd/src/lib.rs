@@ -41,7 +41,7 @@ mod arch;
 mod generic;
 
 use hq_core::cpu::Level;
-use hq_core::{Bitboard, Line, SliderAttacks, Square, check_batch_lengths, line_mask};
+use hq_core::{Bitboard, Line, SliderAttacks, Square, check_batch_lengths};
 
 /// Defines a backend token: the struct, its `#[target_feature]` entry
 /// points, and its [`SliderAttacks`] impl — on its architecture the kernels,
@@ -134,11 +134,7 @@ macro_rules! simd_backend {
             /// line's attacks lie outside the mask).
             #[inline]
             fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
-                let piece = match line {
-                    Line::Rank | Line::File => self.rook_attacks(sq, occupancy),
-                    Line::Diagonal | Line::AntiDiagonal => self.bishop_attacks(sq, occupancy),
-                };
-                piece & Bitboard(line_mask(line, sq))
+                hq_core::line_attacks_from_piece(self, line, sq, occupancy)
             }
 
             #[inline]
@@ -384,5 +380,11 @@ mod tests {
     #[cfg(target_arch = "aarch64")]
     fn entry_point_features_are_within_the_levels() {
         features_within_level(neon::FEATURES, Neon::LEVEL);
+    }
+
+    #[test]
+    #[cfg(target_arch = "wasm32")]
+    fn entry_point_features_are_within_the_levels() {
+        features_within_level(simd128::FEATURES, Simd128::LEVEL);
     }
 }

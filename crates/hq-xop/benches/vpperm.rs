@@ -33,6 +33,7 @@ fn vpperm(c: &mut Criterion) {
             })
         })
     });
+    #[cfg(target_arch = "x86_64")] // the SSSE3 VPPERM exists on x86-64 only
     if let Some(v) = hq_xop::ssse3::Ssse3Vpperm::new() {
         g.bench_function("ssse3", |b| {
             b.iter(|| {

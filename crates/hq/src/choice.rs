@@ -202,9 +202,18 @@ pub const CLASSES: &[ClassChoice] = &[
         families: ANY_FAMILY,
         level: Level::Neon,
         fast_pext: None,
-        choice: Choice::all(ScalarReverse),
-        evidence: "not timed (no ARM machine): instruction counts of the cross-compiled \
-                   kernels, see the README's Platforms table",
+        choice: Choice {
+            single: Neon,
+            batch: Neon,
+            setwise: ScalarRankTable,
+        },
+        evidence: "not timed: instruction counts of the cross-compiled kernels (rustc 1.95, \
+                   --release, aarch64-unknown-linux-gnu; rook/bishop/queen): single lookups \
+                   neon 21/19/35 against scalar-rank-table 27/22/42 and scalar-reverse \
+                   30/30/40; batches per square neon 19/17/32 against 25/20/39 and 28/28/36; \
+                   set-wise (executed under qemu, 1-2, 5 and 10 sliders) scalar-rank-table \
+                   59/52/81, 67/67/127, 67/67/127 against neon 50.5/47.5/79, 89/89/186, \
+                   89/89/186 (geometric means 76 against 91); see the README's Platforms",
         measured_on: &[],
     },
     ClassChoice {
@@ -214,8 +223,39 @@ pub const CLASSES: &[ClassChoice] = &[
         families: ANY_FAMILY,
         level: Level::Simd128,
         fast_pext: None,
-        choice: Choice::all(ScalarRankTable),
-        evidence: "not timed: instruction counts of the compiled kernels",
+        choice: Choice::all(Simd128),
+        evidence: "not timed: instruction counts of the compiled kernels (wasm operators, \
+                   rustc 1.95, --release, +simd128; rook/bishop/queen): single lookups \
+                   simd128 60/33/82 against classic 68/68/132 and scalar-rank-table \
+                   171/253/373 (wasm has no byte swap or bit reversal); batches per square \
+                   simd128 71/48/92 against classic 85/85/149; set-wise (executed, 1-2, 5 \
+                   and 10 sliders: loops of simd128 lookups, then the scalar fill) geometric \
+                   mean 177 against 208 for scalar-reverse",
+        measured_on: &[],
+    },
+    // wasm32 has no run-time detection and no level to tell a portable
+    // build by, so this row exists in wasm32 builds only: without simd128
+    // the byte swaps and bit reversals of the HQ backends are open-coded.
+    #[cfg(target_arch = "wasm32")]
+    ClassChoice {
+        name: "wasm32",
+        description: "WebAssembly without simd128: portable code only",
+        vendors: &[],
+        families: ANY_FAMILY,
+        level: Level::Baseline,
+        fast_pext: None,
+        choice: Choice {
+            single: Classic,
+            batch: Classic,
+            setwise: ScalarReverse,
+        },
+        evidence: "not timed: instruction counts of the compiled kernels (wasm operators, \
+                   rustc 1.95, --release; rook/bishop/queen): single lookups classic \
+                   68/68/132 against scalar-rank-table 171/253/373 and scalar-reverse \
+                   216/216/256 (no byte swap or bit reversal instruction); batches per square \
+                   classic 85/85/149 against scalar-reverse 158/158/198; set-wise (executed, \
+                   1-2, 5 and 10 sliders) scalar-reverse's fill 164-320 whatever the number \
+                   against classic 141-1627 (geometric means 208 against 456)",
         measured_on: &[],
     },
     ClassChoice {

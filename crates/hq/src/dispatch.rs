@@ -599,6 +599,19 @@ fn combination<W: WithBackend>(choice: Choice) -> Option<Runner<W>> {
         (Pext, Avx512, Avx512) => run::<Combined<P, A5, A5>, W>,
         (Pext, Avx2, Avx2) => run::<Combined<P, A2, A2>, W>,
         (Pext, Avx2, Pext) => run::<Combined<P, A2, P>, W>,
+        // The AArch64 class. Off AArch64 NEON never runs (`new()` is `None`),
+        // so that build answers `None` without monomorphizing the job.
+        #[cfg(target_arch = "aarch64")]
+        (Neon, Neon, ScalarRankTable) => {
+            run::<Combined<hq_simd::Neon, hq_simd::Neon, hq_scalar::ScalarRankTable>, W>
+        }
+        #[cfg(not(target_arch = "aarch64"))]
+        (Neon, Neon, ScalarRankTable) => |_| None,
+        // The portable wasm32 class (a row of wasm32 builds only).
+        #[cfg(target_arch = "wasm32")]
+        (Classic, Classic, ScalarReverse) => {
+            run::<Combined<hq_classic::Classic, hq_classic::Classic, hq_scalar::ScalarReverse>, W>
+        }
         _ => return None,
     })
 }
