@@ -597,6 +597,7 @@ fn combination<W: WithBackend>(choice: Choice) -> Option<Runner<W>> {
     }
     Some(match (choice.single, choice.batch, choice.setwise) {
         (Pext, Avx512, Avx512) => run::<Combined<P, A5, A5>, W>,
+        (Pext, Pext, Avx512) => run::<Combined<P, P, A5>, W>,
         (Pext, Avx2, Avx2) => run::<Combined<P, A2, A2>, W>,
         (Pext, Avx2, Pext) => run::<Combined<P, A2, P>, W>,
         // The AArch64 class. Off AArch64 NEON never runs (`new()` is `None`),
