@@ -789,12 +789,20 @@ mod tests {
             missing: FeatureSet::of(&[Feature::Gfni, Feature::Avx512vbmi]),
         };
         let text = std::format!("{e}");
-        assert!(
-            text.contains("avx512vbmi, gfni")
-                && text.contains("x86-64-v4")
-                && text.contains("plus avx512vbmi"),
-            "{text}"
-        );
+        if cfg!(target_arch = "x86_64") {
+            assert!(
+                text.contains("avx512vbmi, gfni")
+                    && text.contains("x86-64-v4")
+                    && text.contains("plus avx512vbmi"),
+                "{text}"
+            );
+        } else {
+            // Off x86-64 the features say nothing: the architecture is named.
+            assert!(
+                text.contains("a level of x86_64") && text.contains("x86_64 backends are absent"),
+                "{text}"
+            );
+        }
     }
 
     #[test]
