@@ -7,22 +7,7 @@
 //! of update common without changing what the games are: legal games.
 
 use crate::{Move, MoveKind, Position};
-use hq_core::SliderAttacks;
-
-/// SplitMix64: a tiny fixed-seed generator, enough to pick moves.
-#[derive(Clone, Debug)]
-pub struct Rng(pub u64);
-
-impl Rng {
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
+use hq_core::{SliderAttacks, SplitMix64};
 
 /// Whether a move is one of the rare kinds [`choose_move`] favours.
 fn is_special(position: &Position, mv: Move) -> bool {
@@ -67,7 +52,7 @@ pub fn choose_move<B: SliderAttacks>(position: &Position, choice: u64, token: B)
 /// ```
 pub fn random_game(start: &Position, seed: u64, plies: usize) -> Vec<Position> {
     let token = hq_scalar::ScalarRankTable::new().expect("portable backend");
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64(seed);
     let mut position = *start;
     let mut game = Vec::with_capacity(plies);
     for _ in 0..plies {

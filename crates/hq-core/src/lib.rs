@@ -37,6 +37,7 @@ pub mod cpu;
 pub mod leapers;
 mod masks;
 pub mod piece;
+mod random;
 pub mod reference;
 mod square;
 
@@ -45,4 +46,5 @@ pub use bitboard::{Bitboard, Squares};
 pub use masks::{
     Direction, LINE_MASKS, Line, LineMasks, RAY_MASKS, SQUARE_BITS, line_mask, ray_mask,
 };
+pub use random::SplitMix64;
 pub use square::{ParseSquareError, Square};

@@ -124,20 +124,8 @@ impl std::error::Error for Mismatch {}
 /// A failure of the proptest part, or a mismatch found by the exhaustive part.
 pub type CheckResult = Result<Report, Box<dyn std::error::Error + Send + Sync>>;
 
-/// A small fixed-seed generator for the bits the exhaustive part adds off the line.
-#[derive(Clone, Debug)]
-pub struct SplitMix64(pub u64);
-
-impl SplitMix64 {
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
+/// The fixed-seed generator of the bits the exhaustive part adds off the line.
+pub use hq_core::SplitMix64;
 
 /// Calls `f` with every subset of `mask` (the carry-rippler enumeration).
 pub fn for_each_subset(mask: u64, mut f: impl FnMut(u64)) {
