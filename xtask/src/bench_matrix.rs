@@ -33,7 +33,7 @@ mod asm_check;
 mod chart;
 mod cpu;
 mod perft;
-mod report;
+pub(crate) mod report;
 mod results;
 
 pub use results::check_outputs;

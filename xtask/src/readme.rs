@@ -7,6 +7,7 @@
 //! The generated text sits between `<!-- BEGIN GENERATED: <name> -->` and
 //! `<!-- END GENERATED: <name> -->` markers; everything else is hand-written.
 
+use crate::bench_matrix::report::{cell, table_head};
 use hq_bench_format::{REFERENCE_ROW, Results, RowKind};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -43,17 +44,6 @@ pub fn committed_runs(root: &Path) -> Result<Vec<Results>, String> {
         runs.push(r);
     }
     Ok(runs)
-}
-
-/// `1234 (1.02×)`, or `—`.
-fn cell(r: &Results, config: &str, row: &str, piece: &str, workload: &str) -> String {
-    match r.figure(config, row, piece, workload) {
-        Some(f) => match f.ratio_to_pext {
-            Some(x) => format!("{:.0} ({x:.2}×)", f.mlookups_per_s),
-            None => format!("{:.0}", f.mlookups_per_s),
-        },
-        None => "—".to_owned(),
-    }
 }
 
 const COLUMNS: [(&str, &str); 7] = [
@@ -142,11 +132,7 @@ fn matrix(runs: &[Results]) -> String {
                 md,
                 "Build `{config}` (facade's choice, single / batch / set-wise: {choice}):\n"
             );
-            let _ = write!(md, "| row | kind |");
-            for (_, title) in COLUMNS {
-                let _ = write!(md, " {title} |");
-            }
-            let _ = writeln!(md, "\n|---|---|{}", "---:|".repeat(COLUMNS.len()));
+            table_head(&mut md, &["row", "kind"], COLUMNS.map(|(_, t)| t));
             for (row, kind) in rows {
                 let _ = write!(md, "| `{row}` | {} |", kind.name());
                 for (w, _) in COLUMNS {
@@ -181,11 +167,13 @@ fn perft(runs: &[Results]) -> String {
             "{} (`{}`), million nodes per second, one thread:\n",
             r.cpu.model_name, r.cpu.id
         );
-        let _ = write!(md, "| row |");
-        for (pos, depth) in &positions {
-            let _ = write!(md, " {pos} d{depth} |");
-        }
-        let _ = writeln!(md, "\n|---|{}", "---:|".repeat(positions.len()));
+        table_head(
+            &mut md,
+            &["row"],
+            positions
+                .iter()
+                .map(|(pos, depth)| format!("{pos} d{depth}")),
+        );
         for row in rows {
             let _ = write!(md, "| `{row}` |");
             for (pos, depth) in &positions {

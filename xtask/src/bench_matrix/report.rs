@@ -16,8 +16,38 @@ const WORKLOADS: [(&str, &str); 7] = [
     ("cache", "cache pressure"),
 ];
 
+/// A Markdown table's head: the text columns `leading`, then one
+/// right-aligned column per title.
+pub(crate) fn table_head(
+    md: &mut String,
+    leading: &[&str],
+    titles: impl IntoIterator<Item = impl std::fmt::Display>,
+) {
+    let _ = write!(md, "|");
+    for l in leading {
+        let _ = write!(md, " {l} |");
+    }
+    let mut n = 0;
+    for t in titles {
+        let _ = write!(md, " {t} |");
+        n += 1;
+    }
+    let _ = writeln!(
+        md,
+        "\n|{}{}",
+        "---|".repeat(leading.len()),
+        "---:|".repeat(n)
+    );
+}
+
 /// `1234 (1.02×)`, or `—` when not measured.
-fn cell(results: &Results, config: &str, row: &str, piece: &str, workload: &str) -> String {
+pub(crate) fn cell(
+    results: &Results,
+    config: &str,
+    row: &str,
+    piece: &str,
+    workload: &str,
+) -> String {
     match results.figure(config, row, piece, workload) {
         Some(f) => match f.ratio_to_pext {
             Some(r) => format!("{:.0} ({r:.2}×)", f.mlookups_per_s),
@@ -140,11 +170,11 @@ pub fn markdown(results: &Results) -> String {
             md,
             "\n## {piece}: million lookups / s (× PEXT of the same build)\n"
         );
-        let _ = write!(md, "| build | row | kind |");
-        for (_, title) in WORKLOADS {
-            let _ = write!(md, " {title} |");
-        }
-        let _ = writeln!(md, "\n|---|---|---|{}", "---:|".repeat(WORKLOADS.len()));
+        table_head(
+            &mut md,
+            &["build", "row", "kind"],
+            WORKLOADS.map(|(_, t)| t),
+        );
         for (config, row, kind, _) in &rows {
             if !results
                 .figures
@@ -354,13 +384,11 @@ pub fn write_merged(runs: &[(String, Results)], out: &Path) -> Result<(), String
         ("latency", "lat"),
         ("cache", "cache"),
     ];
-    let _ = write!(md, "| build | row |");
-    for i in 0..runs.len() {
-        for (_, short) in cols {
-            let _ = write!(md, " {} {short} |", tag(i));
-        }
-    }
-    let _ = writeln!(md, "\n|---|---|{}", "---:|".repeat(cols.len() * runs.len()));
+    table_head(
+        &mut md,
+        &["build", "row"],
+        (0..runs.len()).flat_map(|i| cols.map(|(_, short)| format!("{} {short}", tag(i)))),
+    );
     for (config, row, _) in &keys {
         let _ = write!(md, "| {config} | `{row}` |");
         for (_, r) in runs {
