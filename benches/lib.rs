@@ -266,6 +266,9 @@ pub trait Lookup: Copy + 'static {
     const HAS_BATCH: bool = false;
     /// Whether the set-wise entry point is the implementation's own.
     const HAS_SETWISE: bool = false;
+    /// Whether the single-lookup workloads are timed (throughput, latency,
+    /// cache pressure).
+    const HAS_SINGLE: bool = true;
 
     /// Rook attacks.
     fn rook(self, sq: Square, occ: Bitboard) -> Bitboard;
@@ -540,6 +543,37 @@ impl<B: SliderAttacks> Lookup for Ours<B> {
         self.0.run_compiled(
             #[inline(always)]
             |t| run_calls_inline(Ours(t), workload, piece, data),
+        )
+    }
+}
+
+/// A backend's set-wise workloads done by a loop over its own single
+/// lookups, compiled as [`Ours`] is: what the backend's set-wise entry is
+/// compared with (it must not be slower at any slider count).
+#[derive(Clone, Copy, Debug)]
+pub struct PerPiece<B>(pub B);
+
+impl<B: SliderAttacks> Lookup for PerPiece<B> {
+    const HAS_SINGLE: bool = false;
+    const HAS_SETWISE: bool = true;
+
+    #[inline(always)]
+    fn rook(self, sq: Square, occ: Bitboard) -> Bitboard {
+        self.0.rook_attacks(sq, occ)
+    }
+    #[inline(always)]
+    fn bishop(self, sq: Square, occ: Bitboard) -> Bitboard {
+        self.0.bishop_attacks(sq, occ)
+    }
+    #[inline(always)]
+    fn queen(self, sq: Square, occ: Bitboard) -> Bitboard {
+        self.0.queen_attacks(sq, occ)
+    }
+    #[inline(never)]
+    fn run_calls(self, workload: Workload, piece: Piece, data: &Data) -> u64 {
+        self.0.run_compiled(
+            #[inline(always)]
+            |t| run_calls_inline(PerPiece(t), workload, piece, data),
         )
     }
 }

@@ -9,13 +9,13 @@
 
 use crate::reference::{Kindergarten, KoggeStone, ObstructionDifference, Rotated};
 use crate::{
-    Crowd, Data, Facade, INPUTS, Job, Lookup, Ours, Piece, ReadsOnly, Workload,
+    Crowd, Data, Facade, INPUTS, Job, Lookup, Ours, PerPiece, Piece, ReadsOnly, Workload,
     lookups_per_iteration,
 };
 use criterion::{Criterion, Throughput};
 use hq::{Backend, Bitboard, SliderAttacks, Square, WithBackend};
 use hq_bench_format::{BenchMeta, ChoiceNames};
-pub use hq_bench_format::{RowKind, RowMeta as Row, Skipped};
+pub use hq_bench_format::{PER_PIECE_SUFFIX, RowKind, RowMeta as Row, Skipped};
 use std::hint::black_box;
 
 type Timed = Box<dyn Fn(&Data) -> u64>;
@@ -43,8 +43,7 @@ fn choice_text() -> String {
         hq::Mode::Forced => "forced",
         hq::Mode::RunTime => "run-time",
     };
-    let c = s.choice;
-    format!("{how}: {} / {} / {}", c.single, c.batch, c.setwise)
+    format!("{how}: {}", s.choice)
 }
 
 impl Bench {
@@ -69,7 +68,7 @@ impl Bench {
                 let own = match workload {
                     Workload::Batch => L::HAS_BATCH,
                     Workload::Setwise(_) => L::HAS_SETWISE,
-                    _ => true,
+                    _ => L::HAS_SINGLE,
                 };
                 if own {
                     self.push(row, piece, workload, lookup);
@@ -112,7 +111,13 @@ impl Bench {
     /// One backend of `hq` through its token; skipped (with the reason) if
     /// this CPU lacks it.
     pub fn add_backend(&mut self, backend: Backend) {
-        struct Add<'a>(&'a mut Bench);
+        self.add_backend_rows(backend, false);
+    }
+
+    /// [`Bench::add_backend`], and with `per_piece` its per-piece row
+    /// ([`PerPiece`]).
+    fn add_backend_rows(&mut self, backend: Backend, per_piece: bool) {
+        struct Add<'a>(&'a mut Bench, bool);
         impl WithBackend for Add<'_> {
             type Output = ();
             fn run<B: SliderAttacks>(self, token: B) {
@@ -126,17 +131,29 @@ impl Bench {
                     RowKind::Backend,
                     Ours(token),
                 );
+                if !self.1 {
+                    return;
+                }
+                self.0.add(
+                    &format!("{}{PER_PIECE_SUFFIX}", B::NAME),
+                    &format!(
+                        "hq backend {}: set-wise by a loop over its single lookups",
+                        B::NAME
+                    ),
+                    RowKind::PerPiece,
+                    PerPiece(token),
+                );
             }
         }
-        if let Err(e) = hq::with_backend(backend, Add(self)) {
+        if let Err(e) = hq::with_backend(backend, Add(self, per_piece)) {
             self.skip(backend.name(), &e.to_string());
         }
     }
 
-    /// Every backend of `hq` through its token.
+    /// Every backend of `hq` through its token, each with its per-piece row.
     pub fn add_backends(&mut self) {
         for &backend in Backend::all() {
-            self.add_backend(backend);
+            self.add_backend_rows(backend, true);
         }
     }
 
@@ -245,6 +262,11 @@ impl Bench {
                 single: selection.choice.single.name().to_owned(),
                 batch: selection.choice.batch.name().to_owned(),
                 setwise: selection.choice.setwise.name().to_owned(),
+                setwise_loop: if selection.choice.loops_setwise() {
+                    selection.choice.setwise_loop
+                } else {
+                    0
+                },
             },
             class: selection.class.name.to_owned(),
             inputs: INPUTS,

@@ -611,6 +611,7 @@ mod tests {
                         single: "pext".into(),
                         batch: "avx512".into(),
                         setwise: "avx512".into(),
+                        setwise_loop: 2,
                     },
                     class: "test".into(),
                     inputs: 4096,

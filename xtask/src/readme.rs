@@ -74,12 +74,12 @@ fn rows(r: &Results, config: &str) -> Vec<(String, RowKind)> {
         RowKind::Backend => 2,
         RowKind::Reference => 3,
         RowKind::Peer => 4,
-        RowKind::Floor => 5,
+        RowKind::Floor | RowKind::PerPiece => 5,
     };
     let mut rows: Vec<(String, RowKind)> = meta
         .rows
         .iter()
-        .filter(|row| row.kind != RowKind::Floor)
+        .filter(|row| !matches!(row.kind, RowKind::Floor | RowKind::PerPiece))
         .map(|row| (row.name.clone(), row.kind))
         .collect();
     rows.sort_by_key(|(_, k)| order(*k));
@@ -121,12 +121,7 @@ fn matrix(runs: &[Results]) -> String {
                 .iter()
                 .find(|c| c.name == config)
                 .and_then(|c| c.meta.as_ref())
-                .map(|m| {
-                    format!(
-                        "{} / {} / {}",
-                        m.choice.single, m.choice.batch, m.choice.setwise
-                    )
-                })
+                .map(|m| m.choice.to_string())
                 .unwrap_or_default();
             let _ = writeln!(
                 md,

@@ -24,6 +24,10 @@ pub const CHART_SVG: &str = "chart.svg";
 /// method where PEXT is fast; a reference where it is not).
 pub const REFERENCE_ROW: &str = "pext";
 
+/// The name of a backend's per-piece row ([`RowKind::PerPiece`]): the
+/// backend's name and this.
+pub const PER_PIECE_SUFFIX: &str = "-per-piece";
+
 /// The backend of each entry point, by name.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChoiceNames {
@@ -33,6 +37,21 @@ pub struct ChoiceNames {
     pub batch: String,
     /// Set-wise calls.
     pub setwise: String,
+    /// Set-wise calls with at most this many sliders loop over the single
+    /// backend's lookups (0: never; absent in runs before it existed).
+    #[serde(default)]
+    pub setwise_loop: u32,
+}
+
+impl std::fmt::Display for ChoiceNames {
+    /// `single / batch / set-wise`, with the set-wise loop if any.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} / {} / {}", self.single, self.batch, self.setwise)?;
+        if self.setwise_loop > 0 && self.single != self.setwise {
+            write!(f, " ({} up to {} sliders)", self.single, self.setwise_loop)?;
+        }
+        Ok(())
+    }
 }
 
 /// What a row is.
@@ -51,6 +70,9 @@ pub enum RowKind {
     Peer,
     /// No lookup: the floor of the cache-pressure column.
     Floor,
+    /// A backend's set-wise workloads done by a loop over its own single
+    /// lookups: what its set-wise entry must not be slower than.
+    PerPiece,
 }
 
 impl RowKind {
@@ -63,6 +85,7 @@ impl RowKind {
             RowKind::Reference => "reference",
             RowKind::Peer => "peer",
             RowKind::Floor => "floor",
+            RowKind::PerPiece => "per-piece",
         }
     }
 }

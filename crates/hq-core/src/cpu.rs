@@ -42,6 +42,13 @@ macro_rules! features {
                 match self { $(Feature::$variant => $name),* }
             }
 
+            /// Whether the build enables the feature everywhere (`-C
+            /// target-feature`, `-C target-cpu`): code may use it without
+            /// a `#[target_feature]` function.
+            pub const fn is_static(self) -> bool {
+                match self { $(Feature::$variant => cfg!(target_feature = $name)),* }
+            }
+
             /// Whether the running CPU has the feature (or the build
             /// requires it: enabled at compile time).
             pub fn is_detected(self) -> bool {
@@ -294,6 +301,20 @@ impl Level {
             Level::Neon => Some("aarch64"),
             Level::Simd128 => Some("wasm32"),
         }
+    }
+
+    /// Whether the build enables every feature of the level everywhere
+    /// ([`Feature::is_static`]; always for [`Level::Baseline`]).
+    pub const fn is_static(self) -> bool {
+        let features = self.features();
+        let mut i = 0;
+        while i < Feature::ALL.len() {
+            if features.contains(Feature::ALL[i]) && !Feature::ALL[i].is_static() {
+                return false;
+            }
+            i += 1;
+        }
+        true
     }
 
     /// Whether the running CPU has every feature of the level.

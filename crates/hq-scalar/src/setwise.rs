@@ -58,14 +58,45 @@ pub fn union_of(
     single: impl Fn(hq_core::Square, u64) -> u64,
     directions: core::ops::Range<usize>,
 ) -> u64 {
-    if sliders.count_ones() <= loop_max {
+    loop_or(sliders, occupancy, loop_max, single, |s, o| {
+        fill::attacks(directions, s, o)
+    })
+}
+
+/// A loop over `single` (each slider's attacks, the sliders counting as
+/// occupied) if there are at most `loop_max` sliders, else `kernel`, a
+/// set-wise kernel: the crossover every set-wise entry point makes.
+#[inline(always)]
+pub fn loop_or(
+    sliders: u64,
+    occupancy: u64,
+    loop_max: u32,
+    single: impl Fn(hq_core::Square, u64) -> u64,
+    kernel: impl FnOnce(u64, u64) -> u64,
+) -> u64 {
+    if at_most(sliders, loop_max) {
         let occupancy = occupancy | sliders;
         hq_core::Bitboard(sliders)
             .iter()
             .fold(0, |acc, sq| acc | single(sq, occupancy))
     } else {
-        fill::attacks(directions, sliders, occupancy)
+        kernel(sliders, occupancy)
     }
+}
+
+/// Whether `set` has at most `n` bits: clears the lowest bit `n` times.
+/// For the small `n` of a crossover that is `n` one-cycle steps (`blsr`), where
+/// `count_ones` without the `popcnt` feature (baseline x86-64, the portable
+/// tokens) is a dozen instructions.
+#[inline(always)]
+pub const fn at_most(set: u64, n: u32) -> bool {
+    let mut rest = set;
+    let mut i = 0;
+    while i < n {
+        rest &= rest.wrapping_sub(1);
+        i += 1;
+    }
+    rest == 0
 }
 
 /// The three set-wise methods of [`hq_core::SliderAttacks`], by [`union_of`]:
@@ -74,15 +105,22 @@ pub fn union_of(
 /// `cargo run --release -p hq-benches --example setwise_crossover`), the
 /// occluded fill above. Expand it inside an `impl SliderAttacks for Token`
 /// block.
+///
+/// With `; compiled` the methods run inside
+/// [`SliderAttacks::run_compiled`](hq_core::SliderAttacks::run_compiled), for
+/// tokens with a level above the baseline: the loop's lookups then inline
+/// and the fill is compiled for the level, where the caller lacks it (the
+/// facade's tables; a job compiled for the level inlines it all anyway).
+/// Not for portable tokens: their jobs' level is detected at run time.
 #[macro_export]
 macro_rules! setwise_methods {
-    (rooks $rmax:literal, bishops $bmax:literal, queens $qmax:literal) => {
-        $crate::setwise_methods!(@one rook_attacks_setwise, rook_attacks, $rmax, ROOK);
-        $crate::setwise_methods!(@one bishop_attacks_setwise, bishop_attacks, $bmax, BISHOP);
-        $crate::setwise_methods!(@one queen_attacks_setwise, queen_attacks, $qmax, QUEEN);
+    (rooks $rmax:literal, bishops $bmax:literal, queens $qmax:literal $(; $compiled:ident)?) => {
+        $crate::setwise_methods!(@one rook_attacks_setwise, rook_attacks, $rmax, ROOK $(, $compiled)?);
+        $crate::setwise_methods!(@one bishop_attacks_setwise, bishop_attacks, $bmax, BISHOP $(, $compiled)?);
+        $crate::setwise_methods!(@one queen_attacks_setwise, queen_attacks, $qmax, QUEEN $(, $compiled)?);
     };
     (@one $method:ident, $single:ident, $loop_max:literal, $directions:ident) => {
-        #[inline]
+        #[inline(always)]
         fn $method(
             self,
             sliders: $crate::__core::Bitboard,
@@ -96,6 +134,39 @@ macro_rules! setwise_methods {
                 $crate::setwise::fill::$directions,
             ))
         }
+    };
+    (@one $method:ident, $single:ident, $loop_max:literal, $directions:ident, compiled) => {
+        #[inline(always)]
+        fn $method(
+            self,
+            sliders: $crate::__core::Bitboard,
+            occupancy: $crate::__core::Bitboard,
+        ) -> $crate::__core::Bitboard {
+            if const { <Self as $crate::__core::SliderAttacks>::LEVEL.is_static() } {
+                // The build has the level's features everywhere: a
+                // trampoline would only cost a call (and lower the features).
+                $crate::setwise_methods!(@union self, sliders, occupancy, $single, $loop_max, $directions)
+            } else {
+                <Self as $crate::__core::SliderAttacks>::run_compiled(
+                    self,
+                    #[inline(always)]
+                    |token| {
+                        $crate::setwise_methods!(@union token, sliders, occupancy, $single, $loop_max, $directions)
+                    },
+                )
+            }
+        }
+    };
+    (@union $token:ident, $sliders:ident, $occupancy:ident, $single:ident, $loop_max:literal, $directions:ident) => {
+        $crate::__core::Bitboard($crate::setwise::union_of(
+            $sliders.0,
+            $occupancy.0,
+            $loop_max,
+            |sq, occ| {
+                <Self as $crate::__core::SliderAttacks>::$single($token, sq, $crate::__core::Bitboard(occ)).0
+            },
+            $crate::setwise::fill::$directions,
+        ))
     };
 }
 
@@ -353,6 +424,33 @@ pub mod fill {
             i += 1;
         }
         union
+    }
+}
+
+#[cfg(test)]
+mod crossover_tests {
+    use super::at_most;
+
+    #[test]
+    fn at_most_agrees_with_count_ones() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for i in 0..20_000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Sparse sets too: the crossover counts are small.
+            let set = if i % 2 == 0 {
+                x
+            } else {
+                x & (x >> 5) & (x >> 11)
+            };
+            for n in 0..=8 {
+                assert_eq!(at_most(set, n), set.count_ones() <= n, "{set:#x} {n}");
+            }
+        }
+        assert!(at_most(0, 0));
+        assert!(!at_most(u64::MAX, 63));
+        assert!(at_most(u64::MAX, 64));
     }
 }
 

@@ -22,6 +22,12 @@ pub struct Choice {
     pub batch: Backend,
     /// `*_attacks_setwise`.
     pub setwise: Backend,
+    /// Set-wise calls with at most this many sliders loop over the `single`
+    /// backend's lookups instead (0: never): below the crossover a few of
+    /// the fastest single lookups beat the set-wise kernel. Only where the
+    /// two backends differ (a backend's own set-wise entry already makes its
+    /// own crossover).
+    pub setwise_loop: u32,
 }
 
 impl Choice {
@@ -31,7 +37,26 @@ impl Choice {
             single: backend,
             batch: backend,
             setwise: backend,
+            setwise_loop: 0,
         }
+    }
+
+    /// Whether set-wise calls loop over the single backend's lookups up to
+    /// [`Choice::setwise_loop`] sliders.
+    pub const fn loops_setwise(&self) -> bool {
+        self.setwise_loop > 0 && self.single as u8 != self.setwise as u8
+    }
+}
+
+impl core::fmt::Display for Choice {
+    /// `single / batch / set-wise`, the set-wise part with its loop if any:
+    /// `pext / pext / avx512 (pext up to 2 sliders)`.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{} / {} / {}", self.single, self.batch, self.setwise)?;
+        if self.loops_setwise() {
+            write!(f, " ({} up to {} sliders)", self.single, self.setwise_loop)?;
+        }
+        Ok(())
     }
 }
 
@@ -91,11 +116,14 @@ pub const CLASSES: &[ClassChoice] = &[
             single: Pext,
             batch: Pext,
             setwise: Avx512,
+            setwise_loop: 2,
         },
         evidence: "measured: benches/results/intel-r-xeon-r-processor-f6-ma7-s1 (runtime \
                    build, queen: throughput pext 734 M/s against avx512 543; batches pext \
                    1018 against avx512 938; set-wise with 4-6 and 10+ sliders avx512 \
-                   293/294 against avx2 139/130 and pext 76/68)",
+                   293/294 against avx2 139/130 and pext 76/68); set-wise calls with 1 or 2 \
+                   sliders by pext lookups (setwise_crossover, same CPU, default build: 1 and \
+                   2 queens 2.0/3.1 ns by pext lookups against 2.9/3.6 by avx512's entry)",
         measured_on: &["intel-r-xeon-r-processor-f6-ma7-s1"],
     },
     ClassChoice {
@@ -109,11 +137,12 @@ pub const CLASSES: &[ClassChoice] = &[
             single: Pext,
             batch: Avx512,
             setwise: Avx512,
+            setwise_loop: 2,
         },
         evidence: "singles and batches measured on Zen 5 (issue 10's full matrix at commit \
                    dcc649e, not committed: PEXT 962 M queens/s against 476 for the best HQ \
-                   token; avx512 batches 1203 against 876); set-wise inferred from the \
-                   Intel AVX-512 run",
+                   token; avx512 batches 1203 against 876); set-wise, and its pext loop up \
+                   to 2 sliders, inferred from the Intel AVX-512 run",
         measured_on: &[],
     },
     ClassChoice {
@@ -127,6 +156,7 @@ pub const CLASSES: &[ClassChoice] = &[
             single: Pext,
             batch: Avx2,
             setwise: Pext,
+            setwise_loop: 0,
         },
         evidence: "measured on Zen 3 before PEXT was a backend (the README's first matrix: \
                    the PEXT reference 491 M queens/s against 374 for avx2; avx2 batches 626 \
@@ -156,6 +186,7 @@ pub const CLASSES: &[ClassChoice] = &[
             single: Pext,
             batch: Avx512,
             setwise: Avx512,
+            setwise_loop: 2,
         },
         evidence: "not measured; as the measured Intel AVX-512 class",
         measured_on: &[],
@@ -171,6 +202,7 @@ pub const CLASSES: &[ClassChoice] = &[
             single: Pext,
             batch: Avx2,
             setwise: Pext,
+            setwise_loop: 0,
         },
         evidence: "not measured; as the Zen 3 class",
         measured_on: &[],
@@ -209,6 +241,7 @@ pub const CLASSES: &[ClassChoice] = &[
             single: Neon,
             batch: Neon,
             setwise: ScalarRankTable,
+            setwise_loop: 0,
         },
         evidence: "not timed: instruction counts of the cross-compiled kernels (rustc 1.95, \
                    --release, aarch64-unknown-linux-gnu; rook/bishop/queen): single lookups \
@@ -251,6 +284,7 @@ pub const CLASSES: &[ClassChoice] = &[
             single: Classic,
             batch: Classic,
             setwise: ScalarReverse,
+            setwise_loop: 0,
         },
         evidence: "not timed: instruction counts of the compiled kernels (wasm operators, \
                    rustc 1.95, --release; rook/bishop/queen): single lookups classic \

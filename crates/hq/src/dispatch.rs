@@ -60,20 +60,18 @@ pub struct Selection {
 impl fmt::Display for Selection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let c = self.choice;
-        writeln!(
+        write!(
             f,
             "single lookups: {}, batches: {}, set-wise: {}",
             c.single, c.batch, c.setwise
         )?;
+        if c.loops_setwise() {
+            write!(f, " ({} up to {} sliders)", c.single, c.setwise_loop)?;
+        }
         writeln!(
             f,
-            "CPU class: {} ({}); its choice: {}/{}/{} ({})",
-            self.class.name,
-            self.class.description,
-            self.class.choice.single,
-            self.class.choice.batch,
-            self.class.choice.setwise,
-            self.class.evidence
+            "\nCPU class: {} ({}); its choice: {} ({})",
+            self.class.name, self.class.description, self.class.choice, self.class.evidence
         )?;
         match (self.mode, self.source) {
             (Mode::Forced, _) => {
@@ -165,11 +163,18 @@ pub(crate) fn decide() -> Result<Selection, BackendError> {
                 }
             };
             let c = class.choice;
+            let (single, setwise) = (pick(c.single), pick(c.setwise));
             (
                 Choice {
-                    single: pick(c.single),
+                    single,
                     batch: pick(c.batch),
-                    setwise: pick(c.setwise),
+                    setwise,
+                    // The loop needs both of the class's backends forced.
+                    setwise_loop: if (single, setwise) == (c.single, c.setwise) {
+                        c.setwise_loop
+                    } else {
+                        0
+                    },
                 },
                 Source::Class,
             )
@@ -235,7 +240,7 @@ fn install(choice: Choice) {
     } else {
         let (singles, _, _) = registry::tables(choice.single);
         let (_, batches, _) = registry::tables(choice.batch);
-        let (_, _, setwise) = registry::tables(choice.setwise);
+        let setwise = looping_setwise(choice).unwrap_or(registry::tables(choice.setwise).2);
         SINGLES.store(ptr(singles), Ordering::Release);
         BATCHES.store(ptr(batches), Ordering::Release);
         SETWISE.store(ptr(setwise), Ordering::Release);
@@ -377,6 +382,49 @@ impl Setwise {
     }
 }
 
+impl Setwise {
+    /// [`looping`] over `S`'s lookups and `W`'s set-wise entry, compiled for
+    /// `W`'s level (the set-wise kernels' level; `S`'s lookups inline when it
+    /// includes theirs, as x86-64-v4 includes PEXT's v3).
+    pub(crate) const fn looping<S: SliderAttacks, W: SliderAttacks, const LOOP: u32>() -> Setwise {
+        Setwise {
+            rook: compiled_fn(
+                W::LEVEL,
+                #[inline(always)]
+                |r, o| {
+                    // SAFETY: called only through installed tables, whose backends were checked.
+                    let tokens = unsafe { (token::<S>(), token::<W>()) };
+                    looping::<S, W, LOOP>(r, o, S::rook_attacks, W::rook_attacks_setwise, tokens)
+                },
+            ),
+            bishop: compiled_fn(
+                W::LEVEL,
+                #[inline(always)]
+                |b, o| {
+                    // SAFETY: as above.
+                    let tokens = unsafe { (token::<S>(), token::<W>()) };
+                    looping::<S, W, LOOP>(
+                        b,
+                        o,
+                        S::bishop_attacks,
+                        W::bishop_attacks_setwise,
+                        tokens,
+                    )
+                },
+            ),
+            queen: compiled_fn(
+                W::LEVEL,
+                #[inline(always)]
+                |q, o| {
+                    // SAFETY: as above.
+                    let tokens = unsafe { (token::<S>(), token::<W>()) };
+                    looping::<S, W, LOOP>(q, o, S::queen_attacks, W::queen_attacks_setwise, tokens)
+                },
+            ),
+        }
+    }
+}
+
 /// The tables before the first call: decide, install, forward.
 static DETECT_SINGLES: Singles = Singles {
     // SAFETY: the installed table holds only checked backends (`install`).
@@ -497,6 +545,40 @@ pub(crate) fn forced<W: WithBackend>(group: Group, job: W) -> W::Output {
 // ---------------------------------------------------------------------------
 // The combined token of `with_active_backend`.
 
+/// The set-wise table of a choice that loops over its single backend's
+/// lookups below its set-wise backend ([`Choice::loops_setwise`]): one per
+/// combination the choice table uses (`None` for any other; `tests/choice.rs`
+/// checks every row has its table).
+fn looping_setwise(choice: Choice) -> Option<&'static Setwise> {
+    use Backend::*;
+    if !choice.loops_setwise() {
+        return None;
+    }
+    Some(match (choice.single, choice.setwise, choice.setwise_loop) {
+        (Pext, Avx512, 2) => const { &Setwise::looping::<hq_pext::Pext, hq_simd::Avx512, 2>() },
+        _ => return None,
+    })
+}
+
+/// A set-wise call by `single`'s lookups up to `LOOP` sliders, else by
+/// `setwise`'s set-wise entry.
+#[inline(always)]
+fn looping<S: SliderAttacks, W: SliderAttacks, const LOOP: u32>(
+    sliders: Bitboard,
+    occupancy: Bitboard,
+    single: impl Fn(S, Square, Bitboard) -> Bitboard,
+    setwise: impl FnOnce(W, Bitboard, Bitboard) -> Bitboard,
+    (s, w): (S, W),
+) -> Bitboard {
+    Bitboard(hq_scalar::setwise::loop_or(
+        sliders.0,
+        occupancy.0,
+        LOOP,
+        |sq, o| single(s, sq, Bitboard(o)).0,
+        |sliders, o| setwise(w, Bitboard(sliders), Bitboard(o)).0,
+    ))
+}
+
 /// Methods that hand their arguments to the token in field `$field`.
 macro_rules! forward {
     ($field:tt => $($method:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?;)*) => {
@@ -511,8 +593,9 @@ macro_rules! forward {
 
 /// A token that takes each entry point from another backend, as a [`Choice`]
 /// does: single lookups (and the pair entry points) from `S`, batches from
-/// `B`, set-wise calls from `W`. What [`crate::with_active_backend`] passes
-/// to jobs when the chosen backends differ.
+/// `B`, set-wise calls from `W` (from `S`'s lookups up to `SETWISE_LOOP`
+/// sliders, [`Choice::setwise_loop`]). What [`crate::with_active_backend`]
+/// passes to jobs when the chosen backends differ.
 ///
 /// Its level, the one jobs are compiled for, is the single lookups' (a job
 /// is mostly single lookups): the batch and set-wise kernels stay calls
@@ -522,9 +605,11 @@ macro_rules! forward {
 /// x86-64-v3 (Intel Xeon, `intel-r-xeon-r-processor-f6-ma7-s1`; the board
 /// copies become zmm moves).
 #[derive(Clone, Copy, Debug)]
-pub struct Combined<S, B, W>(S, B, W);
+pub struct Combined<S, B, W, const SETWISE_LOOP: u32 = 0>(S, B, W);
 
-impl<S: SliderAttacks, B: SliderAttacks, W: SliderAttacks> SliderAttacks for Combined<S, B, W> {
+impl<S: SliderAttacks, B: SliderAttacks, W: SliderAttacks, const SETWISE_LOOP: u32> SliderAttacks
+    for Combined<S, B, W, SETWISE_LOOP>
+{
     const NAME: &'static str = "auto";
     const LEVEL: hq_core::cpu::Level = S::LEVEL;
 
@@ -549,11 +634,33 @@ impl<S: SliderAttacks, B: SliderAttacks, W: SliderAttacks> SliderAttacks for Com
         bishop_attacks_batch(squares: &[Square], occ: Bitboard, out: &mut [Bitboard]);
         queen_attacks_batch(squares: &[Square], occ: Bitboard, out: &mut [Bitboard]);
     );
-    forward!(2 =>
-        rook_attacks_setwise(rooks: Bitboard, occ: Bitboard) -> Bitboard;
-        bishop_attacks_setwise(bishops: Bitboard, occ: Bitboard) -> Bitboard;
-        queen_attacks_setwise(queens: Bitboard, occ: Bitboard) -> Bitboard;
-    );
+    #[inline(always)]
+    fn rook_attacks_setwise(self, rooks: Bitboard, occ: Bitboard) -> Bitboard {
+        let tokens = (self.0, self.2);
+        looping::<S, W, SETWISE_LOOP>(rooks, occ, S::rook_attacks, W::rook_attacks_setwise, tokens)
+    }
+    #[inline(always)]
+    fn bishop_attacks_setwise(self, bishops: Bitboard, occ: Bitboard) -> Bitboard {
+        let tokens = (self.0, self.2);
+        looping::<S, W, SETWISE_LOOP>(
+            bishops,
+            occ,
+            S::bishop_attacks,
+            W::bishop_attacks_setwise,
+            tokens,
+        )
+    }
+    #[inline(always)]
+    fn queen_attacks_setwise(self, queens: Bitboard, occ: Bitboard) -> Bitboard {
+        let tokens = (self.0, self.2);
+        looping::<S, W, SETWISE_LOOP>(
+            queens,
+            occ,
+            S::queen_attacks,
+            W::queen_attacks_setwise,
+            tokens,
+        )
+    }
 }
 
 /// Runs `job` with the token of `choice`: a plain backend token when one
@@ -575,8 +682,10 @@ pub fn has_combination(choice: Choice) -> bool {
         type Output = ();
         fn run<B: SliderAttacks>(self, _: B) {}
     }
-    (choice.single == choice.batch && choice.batch == choice.setwise)
-        || combination::<Nothing>(choice).is_some()
+    let tables = !choice.loops_setwise() || looping_setwise(choice).is_some();
+    tables
+        && ((choice.single == choice.batch && choice.batch == choice.setwise)
+            || combination::<Nothing>(choice).is_some())
 }
 
 type Runner<W> = fn(W) -> Option<<W as WithBackend>::Output>;
@@ -595,24 +704,33 @@ fn combination<W: WithBackend>(choice: Choice) -> Option<Runner<W>> {
             )
         })
     }
-    Some(match (choice.single, choice.batch, choice.setwise) {
-        (Pext, Avx512, Avx512) => run::<Combined<P, A5, A5>, W>,
-        (Pext, Pext, Avx512) => run::<Combined<P, P, A5>, W>,
-        (Pext, Avx2, Avx2) => run::<Combined<P, A2, A2>, W>,
-        (Pext, Avx2, Pext) => run::<Combined<P, A2, P>, W>,
-        // The AArch64 class. Off AArch64 NEON never runs (`new()` is `None`),
-        // so that build answers `None` without monomorphizing the job.
-        #[cfg(target_arch = "aarch64")]
-        (Neon, Neon, ScalarRankTable) => {
-            run::<Combined<hq_simd::Neon, hq_simd::Neon, hq_scalar::ScalarRankTable>, W>
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        (Neon, Neon, ScalarRankTable) => |_| None,
-        // The portable wasm32 class (a row of wasm32 builds only).
-        #[cfg(target_arch = "wasm32")]
-        (Classic, Classic, ScalarReverse) => {
-            run::<Combined<hq_classic::Classic, hq_classic::Classic, hq_scalar::ScalarReverse>, W>
-        }
-        _ => return None,
-    })
+    let setwise_loop = if choice.loops_setwise() {
+        choice.setwise_loop
+    } else {
+        0
+    };
+    Some(
+        match (choice.single, choice.batch, choice.setwise, setwise_loop) {
+            (Pext, Avx512, Avx512, 2) => run::<Combined<P, A5, A5, 2>, W>,
+            (Pext, Pext, Avx512, 2) => run::<Combined<P, P, A5, 2>, W>,
+            (Pext, Avx512, Avx512, 0) => run::<Combined<P, A5, A5>, W>,
+            (Pext, Pext, Avx512, 0) => run::<Combined<P, P, A5>, W>,
+            (Pext, Avx2, Avx2, 0) => run::<Combined<P, A2, A2>, W>,
+            (Pext, Avx2, Pext, 0) => run::<Combined<P, A2, P>, W>,
+            // The AArch64 class. Off AArch64 NEON never runs (`new()` is `None`),
+            // so that build answers `None` without monomorphizing the job.
+            #[cfg(target_arch = "aarch64")]
+            (Neon, Neon, ScalarRankTable, 0) => {
+                run::<Combined<hq_simd::Neon, hq_simd::Neon, hq_scalar::ScalarRankTable>, W>
+            }
+            #[cfg(not(target_arch = "aarch64"))]
+            (Neon, Neon, ScalarRankTable, 0) => |_| None,
+            // The portable wasm32 class (a row of wasm32 builds only).
+            #[cfg(target_arch = "wasm32")]
+            (Classic, Classic, ScalarReverse, 0) => {
+                run::<Combined<hq_classic::Classic, hq_classic::Classic, hq_scalar::ScalarReverse>, W>
+            }
+            _ => return None,
+        },
+    )
 }

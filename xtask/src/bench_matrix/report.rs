@@ -1,7 +1,7 @@
 //! The Markdown matrix and the chart of one run, and of several runs merged.
 
 use super::chart::{self, Panel};
-use hq_bench_format::{CHART_SVG, MATRIX_MD, REFERENCE_ROW, Results, RowKind};
+use hq_bench_format::{CHART_SVG, MATRIX_MD, PER_PIECE_SUFFIX, REFERENCE_ROW, Results, RowKind};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -57,16 +57,18 @@ pub(crate) fn cell(
     }
 }
 
-/// Every (configuration, row, kind, label) with at least one figure, in run order.
+/// Every (configuration, row, kind, label) with at least one figure, in run
+/// order; the per-piece rows have their own section ([`per_piece_section`]).
 fn rows_of(results: &Results) -> Vec<(String, String, String, String)> {
     let mut out = Vec::new();
     for config in &results.configs {
         let Some(meta) = &config.meta else { continue };
         for row in &meta.rows {
-            if results
-                .figures
-                .iter()
-                .any(|f| f.config == config.name && f.row == row.name)
+            if row.kind != RowKind::PerPiece
+                && results
+                    .figures
+                    .iter()
+                    .any(|f| f.config == config.name && f.row == row.name)
             {
                 out.push((
                     config.name.clone(),
@@ -124,10 +126,7 @@ pub fn markdown(results: &Results) -> String {
     let _ = writeln!(md, "|---|---|---|---|---|---|");
     for c in &results.configs {
         let facade = match &c.meta {
-            Some(m) => format!(
-                "{}: {} / {} / {} ({})",
-                m.mode, m.choice.single, m.choice.batch, m.choice.setwise, m.class
-            ),
+            Some(m) => format!("{}: {} ({})", m.mode, m.choice, m.class),
             None => "—".to_owned(),
         };
         if c.ran() {
@@ -191,6 +190,7 @@ pub fn markdown(results: &Results) -> String {
         }
     }
     peers_section(&mut md, results, &rows);
+    per_piece_section(&mut md, results);
     let _ = writeln!(md, "\n## queen: ns per lookup\n");
     let _ = writeln!(
         md,
@@ -309,6 +309,88 @@ fn peers_section(md: &mut String, results: &Results, rows: &[(String, String, St
             );
         }
     }
+}
+
+/// A set-wise entry this much slower than its own per-piece loop is flagged
+/// (the noise between two runs of one figure on these machines is about 5 %).
+const PER_PIECE_TOLERANCE: f64 = 0.95;
+
+/// Each backend's set-wise entry against a loop over its own single lookups
+/// (the `<backend>-per-piece` rows), per build, piece and slider count.
+fn per_piece_section(md: &mut String, results: &Results) {
+    let crowds = &WORKLOADS[3..6];
+    let mut body = String::new();
+    let mut slower = Vec::new();
+    for config in &results.configs {
+        let Some(meta) = &config.meta else { continue };
+        for row in meta.rows.iter().filter(|r| r.kind == RowKind::Backend) {
+            let looped = format!("{}{PER_PIECE_SUFFIX}", row.name);
+            for piece in ["queen", "rook", "bishop"] {
+                let pairs: Vec<_> = crowds
+                    .iter()
+                    .map(|(w, title)| {
+                        let entry = results.figure(&config.name, &row.name, piece, w);
+                        let per_piece = results.figure(&config.name, &looped, piece, w);
+                        (title, entry.zip(per_piece))
+                    })
+                    .collect();
+                if pairs.iter().all(|(_, p)| p.is_none()) {
+                    continue;
+                }
+                let _ = write!(body, "| {} | `{}` | {piece} |", config.name, row.name);
+                for (title, pair) in pairs {
+                    match pair {
+                        Some((e, l)) => {
+                            let ratio = e.mlookups_per_s / l.mlookups_per_s;
+                            let flag = if ratio < PER_PIECE_TOLERANCE {
+                                slower.push(format!(
+                                    "{} `{}` {piece} {title}: {ratio:.2}×",
+                                    config.name, row.name
+                                ));
+                                " **slower**"
+                            } else {
+                                ""
+                            };
+                            let _ = write!(
+                                body,
+                                " {:.0} / {:.0} = {ratio:.2}×{flag} |",
+                                e.mlookups_per_s, l.mlookups_per_s
+                            );
+                        }
+                        None => {
+                            let _ = write!(body, " — |");
+                        }
+                    }
+                }
+                let _ = writeln!(body);
+            }
+        }
+    }
+    if body.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        md,
+        "\n## Set-wise entry against the backend's own per-piece loop\n\n\
+         Million set-wise calls / s: the backend's set-wise entry / a loop over its own single \
+         lookups (row `<backend>{PER_PIECE_SUFFIX}`, compiled the same way) = ratio. **slower** \
+         marks an entry below {PER_PIECE_TOLERANCE:.2}× its loop.\n"
+    );
+    table_head(
+        md,
+        &["build", "backend", "piece"],
+        crowds.iter().map(|(_, t)| t),
+    );
+    md.push_str(&body);
+    let _ = writeln!(
+        md,
+        "\nEntries slower than their per-piece loop: {}.",
+        if slower.is_empty() {
+            "none".to_owned()
+        } else {
+            slower.join("; ")
+        }
+    );
 }
 
 /// Writes `matrix.md` and `chart.svg` of one run into `dir`.
