@@ -337,7 +337,11 @@ fn per_piece_section(md: &mut String, results: &Results) {
                 if pairs.iter().all(|(_, p)| p.is_none()) {
                     continue;
                 }
-                let _ = write!(body, "| {} | `{}` | {piece} |", config.name, row.name);
+                let _ = write!(
+                    body,
+                    "| {} | `{}` | `{looped}` | {piece} |",
+                    config.name, row.name
+                );
                 for (title, pair) in pairs {
                     match pair {
                         Some((e, l)) => {
@@ -378,7 +382,7 @@ fn per_piece_section(md: &mut String, results: &Results) {
     );
     table_head(
         md,
-        &["build", "backend", "piece"],
+        &["build", "backend", "per-piece row", "piece"],
         crowds.iter().map(|(_, t)| t),
     );
     md.push_str(&body);

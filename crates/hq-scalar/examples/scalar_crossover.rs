@@ -1,5 +1,5 @@
 //! Where the set-wise kernels start to beat a per-piece loop: prints both
-//! costs for 1..16 sliders (`cargo run --release -p hq-scalar --example setwise_crossover`).
+//! costs for 1..16 sliders (`cargo run --release -p hq-scalar --example scalar_crossover`).
 //! The thresholds in `hq_scalar::setwise` come from this.
 use hq_core::{Bitboard, SliderAttacks};
 use hq_scalar::{ScalarRankTable, setwise};
