@@ -262,11 +262,7 @@ impl Bench {
                 single: selection.choice.single.name().to_owned(),
                 batch: selection.choice.batch.name().to_owned(),
                 setwise: selection.choice.setwise.name().to_owned(),
-                setwise_loop: if selection.choice.loops_setwise() {
-                    selection.choice.setwise_loop
-                } else {
-                    0
-                },
+                setwise_loop: selection.choice.effective_setwise_loop(),
             },
             class: selection.class.name.to_owned(),
             inputs: INPUTS,

@@ -126,13 +126,7 @@ macro_rules! setwise_methods {
             sliders: $crate::__core::Bitboard,
             occupancy: $crate::__core::Bitboard,
         ) -> $crate::__core::Bitboard {
-            $crate::__core::Bitboard($crate::setwise::union_of(
-                sliders.0,
-                occupancy.0,
-                $loop_max,
-                |sq, occ| self.$single(sq, $crate::__core::Bitboard(occ)).0,
-                $crate::setwise::fill::$directions,
-            ))
+            $crate::setwise_methods!(@union self, sliders, occupancy, $single, $loop_max, $directions)
         }
     };
     (@one $method:ident, $single:ident, $loop_max:literal, $directions:ident, compiled) => {

@@ -41,10 +41,20 @@ impl Choice {
         }
     }
 
+    /// The set-wise loop in force: [`Choice::setwise_loop`] where the single
+    /// and set-wise backends differ, else 0.
+    pub const fn effective_setwise_loop(&self) -> u32 {
+        if self.single as u8 == self.setwise as u8 {
+            0
+        } else {
+            self.setwise_loop
+        }
+    }
+
     /// Whether set-wise calls loop over the single backend's lookups up to
     /// [`Choice::setwise_loop`] sliders.
     pub const fn loops_setwise(&self) -> bool {
-        self.setwise_loop > 0 && self.single as u8 != self.setwise as u8
+        self.effective_setwise_loop() > 0
     }
 }
 

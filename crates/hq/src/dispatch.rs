@@ -704,11 +704,7 @@ fn combination<W: WithBackend>(choice: Choice) -> Option<Runner<W>> {
             )
         })
     }
-    let setwise_loop = if choice.loops_setwise() {
-        choice.setwise_loop
-    } else {
-        0
-    };
+    let setwise_loop = choice.effective_setwise_loop();
     Some(
         match (choice.single, choice.batch, choice.setwise, setwise_loop) {
             (Pext, Avx512, Avx512, 2) => run::<Combined<P, A5, A5, 2>, W>,
