@@ -382,10 +382,26 @@ pub fn run_calls_inline<L: Lookup>(
     piece: Piece,
     data: &Data,
 ) -> u64 {
-    match workload {
-        Workload::Batch => batch(data, |sq, o, out| lookup.batch(piece, sq, o, out)),
-        Workload::Setwise(crowd) => setwise(data, crowd, |s, o| lookup.setwise(piece, s, o)),
-        _ => panic!("{workload:?} is a single-lookup workload"),
+    // One loop per piece, the piece a constant in each (as in
+    // `run_single_inline`): with `piece` a variable, LLVM kept its match
+    // inside the loop when the entry's body was large (a set-wise entry
+    // with its fill), and not for a per-piece loop, which biased the
+    // comparison of the two by a compare and branch per call.
+    macro_rules! per_piece {
+        ($piece:expr) => {
+            match workload {
+                Workload::Batch => batch(data, |sq, o, out| lookup.batch($piece, sq, o, out)),
+                Workload::Setwise(crowd) => {
+                    setwise(data, crowd, |s, o| lookup.setwise($piece, s, o))
+                }
+                _ => panic!("{workload:?} is a single-lookup workload"),
+            }
+        };
+    }
+    match piece {
+        Piece::Rook => per_piece!(Piece::Rook),
+        Piece::Bishop => per_piece!(Piece::Bishop),
+        Piece::Queen => per_piece!(Piece::Queen),
     }
 }
 

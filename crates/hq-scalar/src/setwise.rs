@@ -84,12 +84,18 @@ pub fn loop_or(
     }
 }
 
-/// Whether `set` has at most `n` bits: clears the lowest bit `n` times.
-/// For the small `n` of a crossover that is `n` one-cycle steps (`blsr`), where
-/// `count_ones` without the `popcnt` feature (baseline x86-64, the portable
-/// tokens) is a dozen instructions.
+/// Whether `set` has at most `n` bits. For `n` of 0 or 1 it clears the
+/// lowest bit `n` times (one `blsr`), where `count_ones` without the
+/// `popcnt` feature (baseline x86-64) is a dozen instructions; above that,
+/// `count_ones`: one `popcnt` in code compiled with it, which the callers
+/// in loops are (jobs and the facade's tables run at the detected level),
+/// where a chain of `n` steps was measured slower (criterion, pext entry,
+/// 1-2 rooks, Intel Xeon: 9.7 us against 10.2 per 4096 calls).
 #[inline(always)]
 pub const fn at_most(set: u64, n: u32) -> bool {
+    if n > 1 {
+        return set.count_ones() <= n;
+    }
     let mut rest = set;
     let mut i = 0;
     while i < n {
@@ -106,11 +112,12 @@ pub const fn at_most(set: u64, n: u32) -> bool {
 /// occluded fill above. Expand it inside an `impl SliderAttacks for Token`
 /// block.
 ///
-/// With `; compiled` the methods run inside
-/// [`SliderAttacks::run_compiled`](hq_core::SliderAttacks::run_compiled), for
-/// tokens with a level above the baseline: the loop's lookups then inline
-/// and the fill is compiled for the level, where the caller lacks it (the
-/// facade's tables; a job compiled for the level inlines it all anyway).
+/// With `; compiled`, for tokens with a level above the baseline, the fill
+/// runs inside
+/// [`SliderAttacks::run_compiled`](hq_core::SliderAttacks::run_compiled)
+/// (compiled for the level) unless the build has the level everywhere. The
+/// loop stays in the caller: its lookups inline where the caller is compiled
+/// for the level (a job, the facade's tables), as a per-piece loop's do.
 /// Not for portable tokens: their jobs' level is detected at run time.
 #[macro_export]
 macro_rules! setwise_methods {
@@ -136,19 +143,32 @@ macro_rules! setwise_methods {
             sliders: $crate::__core::Bitboard,
             occupancy: $crate::__core::Bitboard,
         ) -> $crate::__core::Bitboard {
-            if const { <Self as $crate::__core::SliderAttacks>::LEVEL.is_static() } {
-                // The build has the level's features everywhere: a
-                // trampoline would only cost a call (and lower the features).
-                $crate::setwise_methods!(@union self, sliders, occupancy, $single, $loop_max, $directions)
-            } else {
-                <Self as $crate::__core::SliderAttacks>::run_compiled(
-                    self,
-                    #[inline(always)]
-                    |token| {
-                        $crate::setwise_methods!(@union token, sliders, occupancy, $single, $loop_max, $directions)
-                    },
-                )
-            }
+            // The loop stays in the caller (its lookups inline where the
+            // caller has the level, as in a job); only the fill runs in a
+            // trampoline, and only where the build lacks the level. A
+            // trampoline around the loop too was a call per set-wise call
+            // even inside code of the level: LLVM judged it too costly to
+            // inline, and `pext`'s entry ran at 0.67x its own per-piece
+            // loop with 1-2 rooks (bench matrix, Intel Xeon, commit 71aa01a).
+            $crate::__core::Bitboard($crate::setwise::loop_or(
+                sliders.0,
+                occupancy.0,
+                $loop_max,
+                |sq, occ| {
+                    <Self as $crate::__core::SliderAttacks>::$single(self, sq, $crate::__core::Bitboard(occ)).0
+                },
+                |sliders, occupancy| {
+                    if const { <Self as $crate::__core::SliderAttacks>::LEVEL.is_static() } {
+                        $crate::setwise::fill::attacks($crate::setwise::fill::$directions, sliders, occupancy)
+                    } else {
+                        <Self as $crate::__core::SliderAttacks>::run_compiled(
+                            self,
+                            #[inline(always)]
+                            |_| $crate::setwise::fill::attacks($crate::setwise::fill::$directions, sliders, occupancy),
+                        )
+                    }
+                },
+            ))
         }
     };
     (@union $token:ident, $sliders:ident, $occupancy:ident, $single:ident, $loop_max:literal, $directions:ident) => {

@@ -105,7 +105,8 @@ macro_rules! simd_backend {
             }
             )?
 
-            /// Set-wise attacks of `piece` (the sliders count as occupied).
+            /// The set-wise kernel for `piece` (the sliders count as occupied),
+            /// used above the token's crossover.
             #[inline]
             #[target_feature(enable = $features)]
             pub(crate) fn setwise(piece: crate::generic::fill::Piece, sliders: u64, occupancy: u64) -> u64 {
@@ -215,65 +216,60 @@ macro_rules! simd_backend {
         // SAFETY: compiled with the register type's features.
         unsafe { crate::generic::soa::batch::<$lanes, $rook, $bishop>($squares, $occupancy, $out) }
     };
+    (@loop_max fill($rt:ty, $bt:ty, $qt:ty; loop $rmax:literal, $bmax:literal, $qmax:literal)) => {
+        ($rmax, $bmax, $qmax)
+    };
+    (@loop_max scalar($rmax:literal, $bmax:literal, $qmax:literal)) => {
+        ($rmax, $bmax, $qmax)
+    };
     (@setwise fill($rt:ty, $bt:ty, $qt:ty; loop $rmax:literal, $bmax:literal, $qmax:literal), $piece:ident, $sliders:ident, $occupancy:ident) => {{
         use crate::generic::fill::{self, Piece};
-        // Up to the measured crossover, one lookup per slider is cheaper.
-        let loop_max: u32 = match $piece {
-            Piece::Rook => $rmax,
-            Piece::Bishop => $bmax,
-            Piece::Queen => $qmax,
-        };
-        hq_scalar::setwise::loop_or(
-            $sliders,
-            $occupancy,
-            loop_max,
-            |sq, occupancy| match $piece {
-                Piece::Rook => rook(sq, occupancy),
-                Piece::Bishop => bishop(sq, occupancy),
-                Piece::Queen => queen(sq, occupancy),
-            },
-            // SAFETY: compiled with the register types' features.
-            |sliders, occupancy| unsafe {
-                match $piece {
-                    Piece::Rook => fill::attacks::<$rt>(Piece::Rook, sliders, occupancy),
-                    Piece::Bishop => fill::attacks::<$bt>(Piece::Bishop, sliders, occupancy),
-                    Piece::Queen => fill::attacks::<$qt>(Piece::Queen, sliders, occupancy),
-                }
-            },
-        )
+        // SAFETY: compiled with the register types' features.
+        unsafe {
+            match $piece {
+                Piece::Rook => fill::attacks::<$rt>(Piece::Rook, $sliders, $occupancy),
+                Piece::Bishop => fill::attacks::<$bt>(Piece::Bishop, $sliders, $occupancy),
+                Piece::Queen => fill::attacks::<$qt>(Piece::Queen, $sliders, $occupancy),
+            }
+        }
     }};
     (@setwise scalar($rmax:literal, $bmax:literal, $qmax:literal), $piece:ident, $sliders:ident, $occupancy:ident) => {{
-        // The portable occluded fill, compiled here with the token's features
-        // (so that the loop's lookups inline: called from a function without
-        // them, each lookup was a call; setwise_crossover on the Intel Xeon,
-        // one rook: 3.8 ns before, 2.7 after).
+        // The portable occluded fill, compiled here with the token's features.
         use crate::generic::fill::Piece;
-        use hq_scalar::setwise::{fill, union_of};
+        use hq_scalar::setwise::fill;
         match $piece {
-            Piece::Rook => union_of($sliders, $occupancy, $rmax, |s, o| rook(s, o), fill::ROOK),
-            Piece::Bishop => union_of($sliders, $occupancy, $bmax, |s, o| bishop(s, o), fill::BISHOP),
-            Piece::Queen => union_of($sliders, $occupancy, $qmax, |s, o| queen(s, o), fill::QUEEN),
+            Piece::Rook => fill::attacks(fill::ROOK, $sliders, $occupancy),
+            Piece::Bishop => fill::attacks(fill::BISHOP, $sliders, $occupancy),
+            Piece::Queen => fill::attacks(fill::QUEEN, $sliders, $occupancy),
         }
     }};
     (@setwise_methods $kind:ident($($args:tt)*), $module:ident) => {
-        #[inline]
-        fn rook_attacks_setwise(self, rooks: Bitboard, occupancy: Bitboard) -> Bitboard {
-            // SAFETY: the token proves the level, which includes the features.
-            Bitboard(unsafe { $module::setwise(generic::fill::Piece::Rook, rooks.0, occupancy.0) })
-        }
-
-        #[inline]
-        fn bishop_attacks_setwise(self, bishops: Bitboard, occupancy: Bitboard) -> Bitboard {
-            // SAFETY: as above.
-            Bitboard(unsafe {
-                $module::setwise(generic::fill::Piece::Bishop, bishops.0, occupancy.0)
-            })
-        }
-
-        #[inline]
-        fn queen_attacks_setwise(self, queens: Bitboard, occupancy: Bitboard) -> Bitboard {
-            // SAFETY: as above.
-            Bitboard(unsafe { $module::setwise(generic::fill::Piece::Queen, queens.0, occupancy.0) })
+        simd_backend!(@setwise_method rook_attacks_setwise, rook_attacks, Rook, 0, $kind($($args)*), $module);
+        simd_backend!(@setwise_method bishop_attacks_setwise, bishop_attacks, Bishop, 1, $kind($($args)*), $module);
+        simd_backend!(@setwise_method queen_attacks_setwise, queen_attacks, Queen, 2, $kind($($args)*), $module);
+    };
+    // A loop over the token's lookups up to the measured crossover, the
+    // set-wise kernel above it. The loop stays in the caller, where the
+    // lookups inline if the caller has the features (a job, the facade's
+    // tables), as a per-piece loop's do; only the kernel is a function of
+    // the features. (With the loop inside that function too, the whole was
+    // a call even from code with the features: LLVM judged it too costly
+    // to inline, and the entries ran at 0.66-0.86x their own per-piece loop
+    // with 1-2 sliders: bench matrix, Intel Xeon, commit 71aa01a.)
+    (@setwise_method $method:ident, $single:ident, $piece:ident, $index:tt, $kind:ident($($args:tt)*), $module:ident) => {
+        #[inline(always)]
+        fn $method(self, sliders: Bitboard, occupancy: Bitboard) -> Bitboard {
+            const LOOP_MAX: (u32, u32, u32) = simd_backend!(@loop_max $kind($($args)*));
+            Bitboard(hq_scalar::setwise::loop_or(
+                sliders.0,
+                occupancy.0,
+                LOOP_MAX.$index,
+                |sq, occupancy| self.$single(sq, Bitboard(occupancy)).0,
+                // SAFETY: the token proves the level, which includes the features.
+                |sliders, occupancy| unsafe {
+                    $module::setwise(generic::fill::Piece::$piece, sliders, occupancy)
+                },
+            ))
         }
     };
     (@batch singles, $squares:ident, $occupancy:ident, $out:ident, $rook:ident, $bishop:ident) => {
