@@ -13,7 +13,7 @@
 //!
 //! For the set-wise entry points all three use a per-piece loop up to a
 //! measured slider count and the occluded fill above it
-//! ([`setwise::union_of`]). They need no CPU feature, so their tokens always
+//! ([`setwise::loop_or`], by [`setwise_methods!`]). They need no CPU feature, so their tokens always
 //! exist.
 //!
 //! ```

@@ -47,22 +47,6 @@
 //! Each rotation is three masked 64-bit rotations (the "pseudo-rotation by
 //! 45 degrees"), the transposition three delta swaps.
 
-/// The set-wise union by whichever is faster for this many sliders: a loop
-/// over `single` up to `loop_max` sliders (the token's measured crossover),
-/// the occluded fill ([`fill`]) for more. What the tokens use.
-#[inline(always)]
-pub fn union_of(
-    sliders: u64,
-    occupancy: u64,
-    loop_max: u32,
-    single: impl Fn(hq_core::Square, u64) -> u64,
-    directions: core::ops::Range<usize>,
-) -> u64 {
-    loop_or(sliders, occupancy, loop_max, single, |s, o| {
-        fill::attacks(directions, s, o)
-    })
-}
-
 /// A loop over `single` (each slider's attacks, the sliders counting as
 /// occupied) if there are at most `loop_max` sliders, else `kernel`, a
 /// set-wise kernel: the crossover every set-wise entry point makes.
@@ -105,7 +89,7 @@ pub const fn at_most(set: u64, n: u32) -> bool {
     rest == 0
 }
 
-/// The three set-wise methods of [`hq_core::SliderAttacks`], by [`union_of`]:
+/// The three set-wise methods of [`hq_core::SliderAttacks`], by [`loop_or`]:
 /// a loop over the token's own single-square method up to the given numbers
 /// of rooks, bishops and queens (measured per token with
 /// `cargo run --release -p hq-benches --example setwise_crossover`), the
@@ -126,30 +110,13 @@ macro_rules! setwise_methods {
         $crate::setwise_methods!(@one bishop_attacks_setwise, bishop_attacks, $bmax, BISHOP $(, $compiled)?);
         $crate::setwise_methods!(@one queen_attacks_setwise, queen_attacks, $qmax, QUEEN $(, $compiled)?);
     };
-    (@one $method:ident, $single:ident, $loop_max:literal, $directions:ident) => {
+    (@one $method:ident, $single:ident, $loop_max:literal, $directions:ident $(, $compiled:ident)?) => {
         #[inline(always)]
         fn $method(
             self,
             sliders: $crate::__core::Bitboard,
             occupancy: $crate::__core::Bitboard,
         ) -> $crate::__core::Bitboard {
-            $crate::setwise_methods!(@union self, sliders, occupancy, $single, $loop_max, $directions)
-        }
-    };
-    (@one $method:ident, $single:ident, $loop_max:literal, $directions:ident, compiled) => {
-        #[inline(always)]
-        fn $method(
-            self,
-            sliders: $crate::__core::Bitboard,
-            occupancy: $crate::__core::Bitboard,
-        ) -> $crate::__core::Bitboard {
-            // The loop stays in the caller (its lookups inline where the
-            // caller has the level, as in a job); only the fill runs in a
-            // trampoline, and only where the build lacks the level. A
-            // trampoline around the loop too was a call per set-wise call
-            // even inside code of the level: LLVM judged it too costly to
-            // inline, and `pext`'s entry ran at 0.67x its own per-piece
-            // loop with 1-2 rooks (bench matrix, Intel Xeon, commit 71aa01a).
             $crate::__core::Bitboard($crate::setwise::loop_or(
                 sliders.0,
                 occupancy.0,
@@ -158,29 +125,31 @@ macro_rules! setwise_methods {
                     <Self as $crate::__core::SliderAttacks>::$single(self, sq, $crate::__core::Bitboard(occ)).0
                 },
                 |sliders, occupancy| {
-                    if const { <Self as $crate::__core::SliderAttacks>::LEVEL.is_static() } {
-                        $crate::setwise::fill::attacks($crate::setwise::fill::$directions, sliders, occupancy)
-                    } else {
-                        <Self as $crate::__core::SliderAttacks>::run_compiled(
-                            self,
-                            #[inline(always)]
-                            |_| $crate::setwise::fill::attacks($crate::setwise::fill::$directions, sliders, occupancy),
-                        )
-                    }
+                    $crate::setwise_methods!(@fill self, sliders, occupancy, $directions $(, $compiled)?)
                 },
             ))
         }
     };
-    (@union $token:ident, $sliders:ident, $occupancy:ident, $single:ident, $loop_max:literal, $directions:ident) => {
-        $crate::__core::Bitboard($crate::setwise::union_of(
-            $sliders.0,
-            $occupancy.0,
-            $loop_max,
-            |sq, occ| {
-                <Self as $crate::__core::SliderAttacks>::$single($token, sq, $crate::__core::Bitboard(occ)).0
-            },
-            $crate::setwise::fill::$directions,
-        ))
+    (@fill $token:ident, $sliders:ident, $occupancy:ident, $directions:ident) => {
+        $crate::setwise::fill::attacks($crate::setwise::fill::$directions, $sliders, $occupancy)
+    };
+    // Only the fill runs in a trampoline, and only where the build lacks the
+    // level; the loop stays in the caller (its lookups inline where the
+    // caller has the level, as in a job). A trampoline around the loop too
+    // was a call per set-wise call even inside code of the level: LLVM
+    // judged it too costly to inline, and `pext`'s entry ran at 0.67x its
+    // own per-piece loop with 1-2 rooks (bench matrix, Intel Xeon, commit
+    // 71aa01a).
+    (@fill $token:ident, $sliders:ident, $occupancy:ident, $directions:ident, compiled) => {
+        if const { <Self as $crate::__core::SliderAttacks>::LEVEL.is_static() } {
+            $crate::setwise_methods!(@fill $token, $sliders, $occupancy, $directions)
+        } else {
+            <Self as $crate::__core::SliderAttacks>::run_compiled(
+                $token,
+                #[inline(always)]
+                |_| $crate::setwise_methods!(@fill $token, $sliders, $occupancy, $directions),
+            )
+        }
     };
 }
 
