@@ -17,6 +17,8 @@
 pub mod reference;
 pub mod runner;
 
+use std::sync::atomic::{AtomicU32, Ordering};
+
 use hq::{Bitboard, SliderAttacks, Square, WithBackend};
 
 /// How many (square, occupancy) pairs one benchmark iteration walks through.
@@ -49,9 +51,36 @@ pub struct Input {
     pub occupancy: Bitboard,
     /// A random word of the cache-pressure buffer, read beside this lookup.
     pub tt_index: u32,
-    /// Slider sets for the set-wise workloads, each a subset of the
-    /// occupancy, by [`Crowd`]: 1-2, 4-6 and 10-14 sliders.
-    pub sliders: [Bitboard; 3],
+}
+
+/// One set-wise call's input: an occupancy and, per [`Crowd`], two slider
+/// sets (subsets of it, each with a random count in the crowd's range).
+///
+/// Each call takes one of the two by a bit of `pick`, a different bit every
+/// round ([`Data::round`]), so the sequence of slider counts repeats only
+/// after 64 rounds of [`INPUTS`] calls. With one fixed set per input the
+/// branch predictor learned the 4096 counts of a round for some code shapes
+/// and not for others: a per-piece loop ran with 1-2 queens as fast as the
+/// mean of its runs with 1 and with 2, and `avx2`'s set-wise entry, the same
+/// loop behind a crossover test, at 0.6x it, against 0.95x with every count
+/// fixed (criterion, Intel Xeon). That measured the predictor's memory of
+/// the bench, not the code: an engine does not replay the same 4096 calls.
+#[derive(Clone, Copy, Debug)]
+pub struct SetwiseInput {
+    /// The occupancy, as [`Input::occupancy`].
+    pub occupancy: Bitboard,
+    /// Two slider sets per crowd.
+    pub sliders: [[Bitboard; 2]; 3],
+    /// Which of the two each round takes: bit `round` (0 or 1).
+    pub pick: u64,
+}
+
+impl SetwiseInput {
+    /// The slider set of `crowd` in `round` (taken modulo 64).
+    #[inline(always)]
+    pub fn sliders(&self, crowd: Crowd, round: u32) -> Bitboard {
+        self.sliders[crowd as usize][((self.pick >> (round & 63)) & 1) as usize]
+    }
 }
 
 /// The lowest `n` squares of `bb`.
@@ -77,21 +106,35 @@ pub fn inputs() -> Vec<Input> {
                 }
             };
             let tt_index = (rng.next_u64() % TT_WORDS as u64) as u32;
-            // The sliders are spread over the occupancy: its squares, rotated
-            // by a random amount, then the lowest n of them.
-            let spread = |n: u32, shift: u64| {
-                lowest(occupancy.rotate_right(shift as u32 & 63), n).rotate_left(shift as u32 & 63)
-            };
-            let sliders = Crowd::ALL.map(|crowd| {
-                let (lo, hi) = crowd.range();
-                let n = lo + (rng.next_u64() % u64::from(hi - lo + 1)) as u32;
-                Bitboard(spread(n, rng.next_u64()))
-            });
             Input {
                 square,
                 occupancy: Bitboard(occupancy),
                 tt_index,
+            }
+        })
+        .collect()
+}
+
+/// The set-wise inputs over the occupancies of `inputs`, from a fixed seed.
+pub fn setwise_inputs(inputs: &[Input]) -> Vec<SetwiseInput> {
+    let mut rng = XorShift(0xD1B5_4A32_D192_ED03);
+    inputs
+        .iter()
+        .map(|input| {
+            let occupancy = input.occupancy.0;
+            // The sliders are spread over the occupancy: its squares, rotated
+            // by a random amount, then the lowest n of them.
+            let mut spread = |crowd: Crowd| {
+                let (lo, hi) = crowd.range();
+                let n = lo + (rng.next_u64() % u64::from(hi - lo + 1)) as u32;
+                let shift = rng.next_u64() as u32 & 63;
+                Bitboard(lowest(occupancy.rotate_right(shift), n).rotate_left(shift))
+            };
+            let sliders = Crowd::ALL.map(|crowd| [spread(crowd), spread(crowd)]);
+            SetwiseInput {
+                occupancy: input.occupancy,
                 sliders,
+                pick: rng.next_u64(),
             }
         })
         .collect()
@@ -156,6 +199,10 @@ impl Default for TtBuffer {
 pub struct Data {
     /// The lookups' inputs.
     pub inputs: Vec<Input>,
+    /// The set-wise calls' inputs, one per lookup input.
+    pub setwise: Vec<SetwiseInput>,
+    /// The set-wise workloads' round counter (see [`SetwiseInput`]).
+    pub round: AtomicU32,
     /// The inputs' squares in order: the batch workload's square lists (64
     /// per call, different every call, so that nothing about them can be
     /// hoisted out of the loop).
@@ -170,6 +217,8 @@ impl Data {
         let inputs = inputs();
         Data {
             squares: inputs.iter().map(|i| i.square).collect(),
+            setwise: setwise_inputs(&inputs),
+            round: AtomicU32::new(0),
             inputs,
             tt: TtBuffer::new(),
         }
@@ -291,9 +340,11 @@ pub trait Lookup: Copy + 'static {
     /// The union of the attacks of every slider in `sliders`.
     #[inline(always)]
     fn setwise(self, piece: Piece, sliders: Bitboard, occ: Bitboard) -> Bitboard {
-        sliders.iter().fold(Bitboard::EMPTY, |acc, sq| {
-            Bitboard(acc.0 | self.attacks(piece, sq, occ).0)
-        })
+        let mut union = Bitboard::EMPTY;
+        for sq in sliders {
+            union |= self.attacks(piece, sq, occ);
+        }
+        union
     }
 
     /// The attack set of `piece`.
@@ -359,15 +410,51 @@ pub fn run_single_inline<L: Lookup>(
     data: &Data,
 ) -> u64 {
     match (workload, piece) {
-        (Workload::Throughput, Piece::Rook) => throughput(data, |s, o| lookup.rook(s, o)),
-        (Workload::Throughput, Piece::Bishop) => throughput(data, |s, o| lookup.bishop(s, o)),
-        (Workload::Throughput, Piece::Queen) => throughput(data, |s, o| lookup.queen(s, o)),
-        (Workload::Latency, Piece::Rook) => latency(data, |s, o| lookup.rook(s, o)),
-        (Workload::Latency, Piece::Bishop) => latency(data, |s, o| lookup.bishop(s, o)),
-        (Workload::Latency, Piece::Queen) => latency(data, |s, o| lookup.queen(s, o)),
-        (Workload::Cache, Piece::Rook) => cache(data, |s, o| lookup.rook(s, o)),
-        (Workload::Cache, Piece::Bishop) => cache(data, |s, o| lookup.bishop(s, o)),
-        (Workload::Cache, Piece::Queen) => cache(data, |s, o| lookup.queen(s, o)),
+        (Workload::Throughput, Piece::Rook) => throughput(
+            data,
+            #[inline(always)]
+            |s, o| lookup.rook(s, o),
+        ),
+        (Workload::Throughput, Piece::Bishop) => throughput(
+            data,
+            #[inline(always)]
+            |s, o| lookup.bishop(s, o),
+        ),
+        (Workload::Throughput, Piece::Queen) => throughput(
+            data,
+            #[inline(always)]
+            |s, o| lookup.queen(s, o),
+        ),
+        (Workload::Latency, Piece::Rook) => latency(
+            data,
+            #[inline(always)]
+            |s, o| lookup.rook(s, o),
+        ),
+        (Workload::Latency, Piece::Bishop) => latency(
+            data,
+            #[inline(always)]
+            |s, o| lookup.bishop(s, o),
+        ),
+        (Workload::Latency, Piece::Queen) => latency(
+            data,
+            #[inline(always)]
+            |s, o| lookup.queen(s, o),
+        ),
+        (Workload::Cache, Piece::Rook) => cache(
+            data,
+            #[inline(always)]
+            |s, o| lookup.rook(s, o),
+        ),
+        (Workload::Cache, Piece::Bishop) => cache(
+            data,
+            #[inline(always)]
+            |s, o| lookup.bishop(s, o),
+        ),
+        (Workload::Cache, Piece::Queen) => cache(
+            data,
+            #[inline(always)]
+            |s, o| lookup.queen(s, o),
+        ),
         (Workload::Batch | Workload::Setwise(_), _) => {
             panic!("{workload:?} is not a single-lookup workload")
         }
@@ -390,10 +477,17 @@ pub fn run_calls_inline<L: Lookup>(
     macro_rules! per_piece {
         ($piece:expr) => {
             match workload {
-                Workload::Batch => batch(data, |sq, o, out| lookup.batch($piece, sq, o, out)),
-                Workload::Setwise(crowd) => {
-                    setwise(data, crowd, |s, o| lookup.setwise($piece, s, o))
-                }
+                Workload::Batch => batch(
+                    data,
+                    #[inline(always)]
+                    |sq, o, out| lookup.batch($piece, sq, o, out),
+                ),
+                Workload::Setwise(crowd) => setwise(
+                    data,
+                    crowd,
+                    #[inline(always)]
+                    |s, o| lookup.setwise($piece, s, o),
+                ),
                 _ => panic!("{workload:?} is a single-lookup workload"),
             }
         };
@@ -439,17 +533,39 @@ pub fn opaque_input(input: &Input) -> Input {
         square: Square::from_index_masked(index as u8),
         occupancy: Bitboard(occupancy),
         tt_index: tt_index as u32,
-        sliders: input.sliders,
     }
+}
+
+/// A set-wise call's input made opaque as [`opaque_input`] does.
+#[inline(always)]
+fn opaque_setwise(sliders: Bitboard, occupancy: Bitboard) -> (Bitboard, Bitboard) {
+    let (mut sliders, mut occupancy) = (sliders.0, occupancy.0);
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    // SAFETY: as in `opaque_input`, a comment naming the registers.
+    unsafe {
+        core::arch::asm!(
+            "/* {sliders} {occupancy} */",
+            sliders = inout(reg) sliders,
+            occupancy = inout(reg) occupancy,
+            options(pure, nomem, nostack, preserves_flags)
+        );
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        (sliders, occupancy) = std::hint::black_box((sliders, occupancy));
+    }
+    (Bitboard(sliders), Bitboard(occupancy))
 }
 
 /// Throughput: independent lookups, xor-folded.
 #[inline(always)]
 fn throughput(data: &Data, f: impl Fn(Square, Bitboard) -> Bitboard) -> u64 {
-    data.inputs.iter().fold(0, |acc, i| {
+    let mut sink = 0;
+    for i in &data.inputs {
         let i = opaque_input(i);
-        acc ^ f(i.square, i.occupancy).0
-    })
+        sink ^= f(i.square, i.occupancy).0;
+    }
+    sink
 }
 
 /// The square of the result that feeds the next occupancy in the latency
@@ -476,10 +592,12 @@ fn latency(data: &Data, f: impl Fn(Square, Bitboard) -> Bitboard) -> u64 {
 /// transposition-table probe does not depend on the attack set).
 #[inline(always)]
 fn cache(data: &Data, f: impl Fn(Square, Bitboard) -> Bitboard) -> u64 {
-    data.inputs.iter().fold(0, |acc, i| {
+    let mut sink = 0;
+    for i in &data.inputs {
         let i = opaque_input(i);
-        acc ^ f(i.square, i.occupancy).0 ^ data.tt.read(i.tt_index)
-    })
+        sink ^= f(i.square, i.occupancy).0 ^ data.tt.read(i.tt_index);
+    }
+    sink
 }
 
 /// Batch: 64 of the inputs' squares over one occupancy per call (a fresh
@@ -503,10 +621,13 @@ fn batch(data: &Data, f: impl Fn(&[Square], Bitboard, &mut [Bitboard])) -> u64 {
 /// Set-wise: the union of the attacks of a slider set of `crowd` per input.
 #[inline(always)]
 fn setwise(data: &Data, crowd: Crowd, f: impl Fn(Bitboard, Bitboard) -> Bitboard) -> u64 {
-    data.inputs.iter().fold(0, |acc, i| {
-        let i = opaque_input(i);
-        acc ^ f(i.sliders[crowd as usize], i.occupancy).0
-    })
+    let round = data.round.fetch_add(1, Ordering::Relaxed);
+    let mut sink = 0;
+    for i in &data.setwise {
+        let (sliders, occupancy) = opaque_setwise(i.sliders(crowd, round), i.occupancy);
+        sink ^= f(sliders, occupancy).0;
+    }
+    sink
 }
 
 /// A backend of `hq`, called through its token (monomorphized) inside a

@@ -323,8 +323,10 @@ pub fn check_against_oracle<L: Lookup>(name: &str, lookup: L, data: &Data) -> u6
             }
         }
         if L::HAS_SETWISE {
-            for (i, crowd) in data.inputs.iter().flat_map(|i| Crowd::ALL.map(|c| (i, c))) {
-                let sliders = i.sliders[crowd as usize];
+            let calls = data.setwise.iter().flat_map(|i| {
+                Crowd::ALL.map(|crowd| i.sliders[crowd as usize].map(|sliders| (i, sliders)))
+            });
+            for (i, sliders) in calls.flatten() {
                 let got = lookup.setwise(piece, sliders, i.occupancy);
                 let want = sliders
                     .iter()
