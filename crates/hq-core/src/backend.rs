@@ -204,19 +204,23 @@ pub trait SliderAttacks: Copy + Send + Sync + core::fmt::Debug + 'static {
     /// `rook_attacks(sq, occupancy | rooks)`.
     #[inline]
     fn rook_attacks_setwise(self, rooks: Bitboard, occupancy: Bitboard) -> Bitboard {
-        let occupancy = occupancy | rooks;
-        rooks.iter().fold(Bitboard::EMPTY, |acc, sq| {
-            acc | self.rook_attacks(sq, occupancy)
-        })
+        union_of_attacks(
+            rooks,
+            occupancy,
+            #[inline(always)]
+            |sq, o| self.rook_attacks(sq, o),
+        )
     }
 
     /// The union of the bishop attacks of every square in `bishops` (see [`Self::rook_attacks_setwise`]).
     #[inline]
     fn bishop_attacks_setwise(self, bishops: Bitboard, occupancy: Bitboard) -> Bitboard {
-        let occupancy = occupancy | bishops;
-        bishops.iter().fold(Bitboard::EMPTY, |acc, sq| {
-            acc | self.bishop_attacks(sq, occupancy)
-        })
+        union_of_attacks(
+            bishops,
+            occupancy,
+            #[inline(always)]
+            |sq, o| self.bishop_attacks(sq, o),
+        )
     }
 
     /// The union of the queen attacks of every square in `queens` (see [`Self::rook_attacks_setwise`]).
@@ -225,10 +229,44 @@ pub trait SliderAttacks: Copy + Send + Sync + core::fmt::Debug + 'static {
         // One loop over queen lookups: the union of a rook loop and a bishop
         // loop walked the set twice (xop-ssse3, 4 queens: 30.3 ns before,
         // 24.7 after; setwise_crossover on the Intel Xeon).
-        let occupancy = occupancy | queens;
-        queens.iter().fold(Bitboard::EMPTY, |acc, sq| {
-            acc | self.queen_attacks(sq, occupancy)
-        })
+        union_of_attacks(
+            queens,
+            occupancy,
+            #[inline(always)]
+            |sq, o| self.queen_attacks(sq, o),
+        )
+    }
+}
+
+/// The union of `single(sq, occupancy | sliders)` over the squares of
+/// `sliders`: the per-piece loop of every set-wise entry point.
+///
+/// Up to two sliders there is no loop: the lowest and the highest slider
+/// are looked up unconditionally (one square twice for a lone slider; for
+/// none, a1, masked out), so a mix of one and two sliders costs no
+/// mispredicted loop exit. On such a mix in an order the branch predictor
+/// cannot learn, `pext`'s loop ran 1-2 queens at 21.6 us per 4096 calls, this
+/// form at 11.9 (criterion, Intel Xeon); the price is a second lookup for a
+/// lone slider.
+#[inline(always)]
+pub fn union_of_attacks(
+    sliders: Bitboard,
+    occupancy: Bitboard,
+    single: impl Fn(Square, Bitboard) -> Bitboard,
+) -> Bitboard {
+    let occupancy = occupancy | sliders;
+    let set = sliders.0;
+    if set & set.wrapping_sub(1) & (set & set.wrapping_sub(1)).wrapping_sub(1) == 0 {
+        let lowest = Square::from_index_masked(set.trailing_zeros() as u8);
+        let highest = Square::from_index_masked(63 ^ set.leading_zeros() as u8);
+        let union = single(lowest, occupancy) | single(highest, occupancy);
+        Bitboard(union.0 & 0u64.wrapping_sub((set != 0) as u64))
+    } else {
+        let mut union = Bitboard::EMPTY;
+        for sq in sliders {
+            union |= single(sq, occupancy);
+        }
+        union
     }
 }
 

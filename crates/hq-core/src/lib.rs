@@ -41,7 +41,9 @@ mod random;
 pub mod reference;
 mod square;
 
-pub use backend::{SliderAttacks, check_batch_lengths, debug_check_pair, line_attacks_from_piece};
+pub use backend::{
+    SliderAttacks, check_batch_lengths, debug_check_pair, line_attacks_from_piece, union_of_attacks,
+};
 pub use bitboard::{Bitboard, Squares};
 pub use masks::{
     Direction, LINE_MASKS, Line, LineMasks, RAY_MASKS, SQUARE_BITS, line_mask, ray_mask,

@@ -47,9 +47,10 @@
 //! Each rotation is three masked 64-bit rotations (the "pseudo-rotation by
 //! 45 degrees"), the transposition three delta swaps.
 
-/// A loop over `single` (each slider's attacks, the sliders counting as
-/// occupied) if there are at most `loop_max` sliders, else `kernel`, a
-/// set-wise kernel: the crossover every set-wise entry point makes.
+/// The union of `single`'s lookups ([`hq_core::union_of_attacks`]:
+/// branch-free up to two sliders, a loop above) if there are at most
+/// `loop_max` sliders, else `kernel`, a set-wise kernel: the crossover every
+/// set-wise entry point makes.
 #[inline(always)]
 pub fn loop_or(
     sliders: u64,
@@ -59,10 +60,13 @@ pub fn loop_or(
     kernel: impl FnOnce(u64, u64) -> u64,
 ) -> u64 {
     if at_most(sliders, loop_max) {
-        let occupancy = occupancy | sliders;
-        hq_core::Bitboard(sliders)
-            .iter()
-            .fold(0, |acc, sq| acc | single(sq, occupancy))
+        hq_core::union_of_attacks(
+            hq_core::Bitboard(sliders),
+            hq_core::Bitboard(occupancy),
+            #[inline(always)]
+            |sq, o| hq_core::Bitboard(single(sq, o.0)),
+        )
+        .0
     } else {
         kernel(sliders, occupancy)
     }
@@ -121,9 +125,11 @@ macro_rules! setwise_methods {
                 sliders.0,
                 occupancy.0,
                 $loop_max,
+                #[inline(always)]
                 |sq, occ| {
                     <Self as $crate::__core::SliderAttacks>::$single(self, sq, $crate::__core::Bitboard(occ)).0
                 },
+                #[inline(always)]
                 |sliders, occupancy| {
                     $crate::setwise_methods!(@fill self, sliders, occupancy, $directions $(, $compiled)?)
                 },

@@ -101,10 +101,22 @@ const BISHOP: [usize; 2] = [DIAGONAL, ANTI_DIAGONAL];
 const QUEEN: [usize; 4] = [RANK, FILE, DIAGONAL, ANTI_DIAGONAL];
 
 /// A VPPERM HQ token: every method is `$attacks` over its line set
-/// (`$lines` is an array of line indices).
+/// (`$lines` is an array of line indices); with `setwise plain_loop`, the
+/// set-wise methods are a plain per-piece loop.
 macro_rules! vpperm_token {
+    (@plain_loop $method:ident, $single:ident) => {
+        #[inline]
+        fn $method(self, sliders: Bitboard, occupancy: Bitboard) -> Bitboard {
+            let occupancy = occupancy | sliders;
+            let mut union = Bitboard::EMPTY;
+            for sq in sliders {
+                union |= self.$single(sq, occupancy);
+            }
+            union
+        }
+    };
     ($(#[$doc:meta])* $token:ident: $name:literal, $level:expr,
-     |$lines:ident, $sq:ident, $occ:ident| $attacks:expr) => {
+     |$lines:ident, $sq:ident, $occ:ident| $attacks:expr $(; setwise $plain_loop:ident)?) => {
         hq_core::slider_token! {
             $(#[$doc])*
             pub struct $token: $name, $level;
@@ -132,6 +144,10 @@ macro_rules! vpperm_token {
                     let ($lines, $occ) = (QUEEN, occupancy.0);
                     Bitboard($attacks)
                 }
+
+                $(vpperm_token!(@$plain_loop rook_attacks_setwise, rook_attacks);)?
+                $(vpperm_token!(@$plain_loop bishop_attacks_setwise, bishop_attacks);)?
+                $(vpperm_token!(@$plain_loop queen_attacks_setwise, queen_attacks);)?
             }
         }
     };
@@ -141,7 +157,11 @@ vpperm_token!(
     /// HQ with VPPERM, the VPPERMs computed by the exact software model
     /// ([`model::vpperm_u128`]): portable, needs no CPU feature (`xop-model`).
     XopModel: "xop-model", Level::Baseline,
-    |lines, sq, occupancy| pair_hq(model::vpperm_u128, &lines, sq, occupancy)
+    |lines, sq, occupancy| pair_hq(model::vpperm_u128, &lines, sq, occupancy);
+    // A plain loop: the default's branch-free pair looks a lone slider up
+    // twice to spare a mispredicted loop exit, and a model lookup (over
+    // 100 ns for a queen) costs far more than one.
+    setwise plain_loop
 );
 
 vpperm_token!(

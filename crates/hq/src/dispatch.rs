@@ -574,7 +574,9 @@ fn looping<S: SliderAttacks, W: SliderAttacks, const LOOP: u32>(
         sliders.0,
         occupancy.0,
         LOOP,
+        #[inline(always)]
         |sq, o| single(s, sq, Bitboard(o)).0,
+        #[inline(always)]
         |sliders, o| setwise(w, Bitboard(sliders), Bitboard(o)).0,
     ))
 }
