@@ -499,6 +499,28 @@ pub fn run_calls_inline<L: Lookup>(
     }
 }
 
+/// Passes the `u64` locals named through an empty `asm!` (a comment naming
+/// their registers) that the optimizer must assume changes them; where
+/// `asm!` is not available, through `black_box`. See [`opaque_input`].
+macro_rules! opaque {
+    ($($var:ident),+) => {
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        // SAFETY: the template is only a comment naming the registers: no
+        // instruction runs, no memory is touched, all come back unchanged.
+        unsafe {
+            core::arch::asm!(
+                concat!("/*", $(" {", stringify!($var), "}",)+ " */"),
+                $($var = inout(reg) $var,)+
+                options(pure, nomem, nostack, preserves_flags)
+            );
+        }
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        {
+            ($($var),+) = std::hint::black_box(($($var),+));
+        }
+    };
+}
+
 /// The input as the lookup sees it: passed through an empty `asm!` that the
 /// optimizer must assume changes both values. That costs no instruction, but
 /// the compiler can no longer batch lookups across inputs: LLVM's vectorizers
@@ -512,22 +534,7 @@ pub fn opaque_input(input: &Input) -> Input {
     let mut occupancy = input.occupancy.0;
     let mut index = input.square as u64;
     let mut tt_index = u64::from(input.tt_index);
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    // SAFETY: the template is only a comment naming the registers: no
-    // instruction runs, no memory is touched, all come back unchanged.
-    unsafe {
-        core::arch::asm!(
-            "/* {occupancy} {index} {tt_index} */",
-            occupancy = inout(reg) occupancy,
-            index = inout(reg) index,
-            tt_index = inout(reg) tt_index,
-            options(pure, nomem, nostack, preserves_flags)
-        );
-    }
-    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    {
-        (occupancy, index, tt_index) = std::hint::black_box((occupancy, index, tt_index));
-    }
+    opaque!(occupancy, index, tt_index);
     // The values are the input's own, unchanged (see above): in range.
     Input {
         square: Square::from_index_masked(index as u8),
@@ -540,20 +547,7 @@ pub fn opaque_input(input: &Input) -> Input {
 #[inline(always)]
 fn opaque_setwise(sliders: Bitboard, occupancy: Bitboard) -> (Bitboard, Bitboard) {
     let (mut sliders, mut occupancy) = (sliders.0, occupancy.0);
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    // SAFETY: as in `opaque_input`, a comment naming the registers.
-    unsafe {
-        core::arch::asm!(
-            "/* {sliders} {occupancy} */",
-            sliders = inout(reg) sliders,
-            occupancy = inout(reg) occupancy,
-            options(pure, nomem, nostack, preserves_flags)
-        );
-    }
-    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    {
-        (sliders, occupancy) = std::hint::black_box((sliders, occupancy));
-    }
+    opaque!(sliders, occupancy);
     (Bitboard(sliders), Bitboard(occupancy))
 }
 
