@@ -1,7 +1,11 @@
-//! Where each backend's set-wise kernel starts to beat its own per-piece
-//! loop: the time per call of the set-wise entry point and of a loop of the
-//! backend's single lookups, for 1 to 16 sliders, rook, bishop and queen.
-//! The crossover constants of `hq_simd` and `hq_scalar` come from this.
+//! Where each backend's set-wise kernel starts to beat its own lookups: per
+//! window of slider counts (1-2 up to 10-14, mixed in an order the branch
+//! predictor cannot learn), rook, bishop and queen, the time per call of the
+//! set-wise entry point, of a plain loop over the backend's single lookups,
+//! of the branch-free pair (`hq_core::union_of_up_to_two`, windows up to
+//! 2), and of the portable occluded fill compiled as the backend's jobs
+//! are. The `PerPiece` choices (`hq_scalar::setwise::pair_up_to` and
+//! `loop_up_to`) of every token come from this.
 //!
 //! ```text
 //! cargo run --release -p hq-benches --example setwise_crossover [-- --backend NAME]
@@ -9,7 +13,7 @@
 //!
 //! Also times the two portable set-wise kernels of `hq_scalar::setwise`
 //! (Hyperbola Quintessence with overflow barriers, and the occluded fill),
-//! without any per-piece shortcut.
+//! without any per-piece shortcut, each called through a function pointer.
 
 use clap::Parser;
 use hq::{Backend, Bitboard, SliderAttacks, WithBackend};
@@ -25,19 +29,30 @@ struct Args {
     backend: Option<String>,
 }
 
-const COUNTS: [u32; 11] = [1, 2, 3, 4, 5, 6, 8, 10, 12, 14, 16];
+/// Slider counts, each window mixed in random order: with one fixed count
+/// the branch predictor learns every loop exit and crossover test, which an
+/// engine's varying sets never let it do. The matrix's crowds are 1-2, 4-6
+/// and 10-14.
+const WINDOWS: [(u32, u32); 7] = [(1, 2), (2, 3), (3, 4), (4, 6), (5, 7), (6, 8), (10, 14)];
 
-/// `(sliders, occupancy)` pairs with exactly `n` sliders, sliders inside the occupancy.
-fn inputs(n: u32) -> Vec<(u64, u64)> {
-    let mut s = 0x1234_5678_9ABC_DEF1u64 ^ u64::from(n);
+/// Inputs per timed run, and runs (each on inputs of its own, so that no
+/// run replays a sequence of counts the predictor has seen).
+const CHUNK: usize = 4096;
+const RUNS: usize = 64;
+
+/// `RUNS * CHUNK` pairs `(sliders, occupancy)`, each with a slider count
+/// drawn from `window`, sliders inside the occupancy.
+fn inputs((low, high): (u32, u32)) -> Vec<(u64, u64)> {
+    let mut s = 0x1234_5678_9ABC_DEF1u64 ^ u64::from(low * 64 + high);
     let mut r = || {
         s ^= s << 13;
         s ^= s >> 7;
         s ^= s << 17;
         s
     };
-    (0..4096)
+    (0..RUNS * CHUNK)
         .map(|_| {
+            let n = low + (r() % u64::from(high - low + 1)) as u32;
             let occ = r() & r();
             let mut sliders = 0u64;
             while sliders.count_ones() < n {
@@ -48,44 +63,51 @@ fn inputs(n: u32) -> Vec<(u64, u64)> {
         .collect()
 }
 
-/// Nanoseconds per call of `f` over `inputs`, best of 15 runs.
+/// Nanoseconds per call of `f`, the best run over `RUNS` chunks of inputs.
 #[inline(always)]
 fn time(inputs: &[(u64, u64)], f: impl Fn(u64, u64) -> u64) -> f64 {
-    (0..15)
-        .map(|_| {
+    inputs
+        .chunks(CHUNK)
+        .map(|chunk| {
             let start = Instant::now();
             let mut acc = 0;
-            for &pair in inputs {
+            for &pair in chunk {
                 let (sliders, occ) = black_box(pair);
                 acc ^= f(sliders, occ);
             }
             black_box(acc);
-            start.elapsed().as_nanos() as f64 / inputs.len() as f64
+            start.elapsed().as_nanos() as f64 / chunk.len() as f64
         })
         .fold(f64::MAX, f64::min)
 }
 
-/// One backend's table: entry point and loop, per count and piece.
-struct Table<'a>(&'a [(u32, Vec<(u64, u64)>)]);
+/// Per window of slider counts, its inputs.
+type Window = ((u32, u32), Vec<(u64, u64)>);
+type Data = [Window];
+
+/// One backend's table: per window and piece, the set-wise entry, a plain
+/// loop over the token's lookups, the branch-free pair (windows up to 2),
+/// and the portable occluded fill compiled at the token's level.
+struct Table<'a>(&'a Data);
 
 impl WithBackend for Table<'_> {
     type Output = ();
     #[inline(always)]
     fn run<B: SliderAttacks>(self, t: B) {
         println!(
-            "\n{} (ns per call: set-wise entry / per-piece loop)",
+            "\n{} (ns per call: set-wise entry / plain loop / pair / portable fill; * the entry is not the fastest)",
             B::NAME
         );
-        println!("  n | rook          | bishop        | queen");
-        for (n, inputs) in self.0 {
+        println!("sliders | rook                     | bishop                   | queen");
+        for ((low, high), inputs) in self.0 {
             println!(
-                "{n:3} | {} | {} | {}",
-                cell::<B, ROOK>(t, inputs),
-                cell::<B, BISHOP>(t, inputs),
-                cell::<B, QUEEN>(t, inputs)
+                "{:>7} | {} | {} | {}",
+                format!("{low}-{high}"),
+                cell::<B, ROOK>(t, inputs, *high),
+                cell::<B, BISHOP>(t, inputs, *high),
+                cell::<B, QUEEN>(t, inputs, *high)
             );
         }
-        println!("  (* marks counts where the loop is faster)");
     }
 }
 
@@ -93,11 +115,40 @@ const ROOK: u8 = 0;
 const BISHOP: u8 = 1;
 const QUEEN: u8 = 2;
 
-/// One cell: the set-wise entry against the loop over the token's single
-/// lookups, both calling the methods directly (a piece constant, no function
-/// pointer, so that both inline into the timed loop).
+/// The token's single lookup for `PIECE`.
 #[inline(always)]
-fn cell<B: SliderAttacks, const PIECE: u8>(t: B, inputs: &[(u64, u64)]) -> String {
+fn single<B: SliderAttacks, const PIECE: u8>(t: B, sq: hq::Square, o: Bitboard) -> Bitboard {
+    match PIECE {
+        ROOK => t.rook_attacks(sq, o),
+        BISHOP => t.bishop_attacks(sq, o),
+        _ => t.queen_attacks(sq, o),
+    }
+}
+
+/// One cell, every variant calling the token's methods directly (a piece
+/// constant, no function pointer, so that all inline into the timed loop).
+#[inline(always)]
+fn cell<B: SliderAttacks, const PIECE: u8>(t: B, inputs: &[(u64, u64)], high: u32) -> String {
+    let plain_loop = time(inputs, |s, o| {
+        hq_core::union_by_loop(
+            Bitboard(s),
+            Bitboard(o),
+            #[inline(always)]
+            |sq, o| single::<B, PIECE>(t, sq, o),
+        )
+        .0
+    });
+    let pair = (high <= 2).then(|| {
+        time(inputs, |s, o| {
+            hq_core::union_of_up_to_two(
+                Bitboard(s),
+                Bitboard(o),
+                #[inline(always)]
+                |sq, o| single::<B, PIECE>(t, sq, o),
+            )
+            .0
+        })
+    });
     let entry = time(inputs, |s, o| {
         let (s, o) = (Bitboard(s), Bitboard(o));
         match PIECE {
@@ -107,40 +158,40 @@ fn cell<B: SliderAttacks, const PIECE: u8>(t: B, inputs: &[(u64, u64)]) -> Strin
         }
         .0
     });
-    let per_piece = time(inputs, |s, o| {
-        let o = Bitboard(o);
-        Bitboard(s).iter().fold(0, |a, sq| {
-            a | match PIECE {
-                ROOK => t.rook_attacks(sq, o),
-                BISHOP => t.bishop_attacks(sq, o),
-                _ => t.queen_attacks(sq, o),
-            }
-            .0
-        })
+    let fill = time(inputs, |s, o| match PIECE {
+        ROOK => setwise::fill::attacks(setwise::fill::ROOK, s, o),
+        BISHOP => setwise::fill::attacks(setwise::fill::BISHOP, s, o),
+        _ => setwise::fill::attacks(setwise::fill::QUEEN, s, o),
     });
+    let best = [Some(plain_loop), pair, Some(fill)]
+        .into_iter()
+        .flatten()
+        .fold(f64::MAX, f64::min);
     format!(
-        "{entry:5.1} / {per_piece:5.1}{}",
-        if per_piece < entry { "*" } else { " " }
+        "{entry:4.1}{} {plain_loop:4.1} {} {fill:4.1}",
+        if entry > best * 1.03 { "*" } else { " " },
+        pair.map_or("  - ".into(), |p| format!("{p:4.1}")),
     )
 }
 
 /// The portable kernels, compiled as a portable backend's jobs are.
-struct Portable<'a>(&'a [(u32, Vec<(u64, u64)>)]);
+struct Portable<'a>(&'a Data);
 
 impl WithBackend for Portable<'_> {
     type Output = ();
     #[inline(always)]
     fn run<B: SliderAttacks>(self, _: B) {
         println!("\nhq_scalar::setwise kernels (ns per call: HQ with barriers / occluded fill)");
-        println!("  n | rook          | bishop        | queen");
-        for (n, inputs) in self.0 {
+        println!("sliders | rook          | bishop        | queen");
+        for ((low, high), inputs) in self.0 {
             let cell = |hq: fn(u64, u64) -> u64, dirs: core::ops::Range<usize>| {
                 let a = time(inputs, hq);
                 let b = time(inputs, |s, o| setwise::fill::attacks(dirs.clone(), s, o));
                 format!("{a:5.1} / {b:5.1} ")
             };
             println!(
-                "{n:3} | {} | {} | {}",
+                "{:>7} | {} | {} | {}",
+                format!("{low}-{high}"),
                 cell(setwise::rook_attacks, setwise::fill::ROOK),
                 cell(setwise::bishop_attacks, setwise::fill::BISHOP),
                 cell(setwise::queen_attacks, setwise::fill::QUEEN)
@@ -151,7 +202,14 @@ impl WithBackend for Portable<'_> {
 
 fn main() {
     let args = Args::parse();
-    let data: Vec<(u32, Vec<(u64, u64)>)> = COUNTS.iter().map(|&n| (n, inputs(n))).collect();
+    // Bring the core up to speed first: without this the first cell timed
+    // came out 30-50 % slow.
+    let warm_up = Instant::now();
+    let mut x = 1u64;
+    while warm_up.elapsed().as_millis() < 300 {
+        x = black_box(x.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(7));
+    }
+    let data: Vec<Window> = WINDOWS.iter().map(|&w| (w, inputs(w))).collect();
     let backends: Vec<Backend> = match &args.backend {
         Some(name) => vec![Backend::from_name(name).unwrap_or_else(|e| panic!("{e}"))],
         None => Backend::supported()
