@@ -42,7 +42,8 @@ pub mod reference;
 mod square;
 
 pub use backend::{
-    SliderAttacks, check_batch_lengths, debug_check_pair, line_attacks_from_piece, union_of_attacks,
+    SliderAttacks, at_most, check_batch_lengths, debug_check_pair, line_attacks_from_piece,
+    union_by_loop, union_of_attacks, union_of_up_to_two,
 };
 pub use bitboard::{Bitboard, Squares};
 pub use masks::{

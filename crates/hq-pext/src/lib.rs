@@ -243,11 +243,11 @@ hq_core::slider_token! {
             Bitboard(self.lookup(&ENTRIES.bishop[sq as usize], occupancy.0))
         }
 
-        // A PEXT lookup per slider up to 5 rooks, 4 bishops and 3 queens, the
-        // occluded fill (compiled for x86-64-v3) above: setwise_crossover on
-        // the Intel Xeon, 5 rooks by lookups 4.3 ns, by the fill 5.5; 5
-        // bishops 5.0 against 4.5; 4 queens 8.6 against 5.3.
-        hq_scalar::setwise_methods!(rooks 5, bishops 4, queens 3; compiled);
+        // PEXT lookups up to 2 sliders, branch-free, the occluded fill
+        // (compiled for x86-64-v3) above: setwise_crossover on the Intel
+        // Xeon, mixed counts: 3-4 rooks 9.0 ns by a loop, 7.8 by the entry's
+        // fill; 3-4 queens 10.5 against 6.2.
+        hq_scalar::setwise_methods!(rooks pair_up_to(2), bishops pair_up_to(2), queens pair_up_to(2); compiled);
     }
 }
 

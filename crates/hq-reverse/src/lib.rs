@@ -118,44 +118,47 @@ hq_core::slider_token! {
             }
         }
 
-        /// Reversal is linear over `|`: the reversed halves of all sliders are
-        /// united first and reversed once, with the occupancy reversed once too.
+        // Rooks and bishops: the portable occluded fill for every set. It
+        // beat the method's own set-wise form (below) at every count: 4.8 ns
+        // per rook set against 9.7 for 1-2 rooks, 16.6 for 3-4
+        // (setwise_crossover on the Intel Xeon, mixed counts).
         #[inline]
         fn rook_attacks_setwise(self, rooks: Bitboard, occupancy: Bitboard) -> Bitboard {
-            Bitboard(setwise(rooks.0, occupancy.0, rook_attacks_split))
+            use hq_scalar::setwise::fill;
+            Bitboard(fill::attacks(fill::ROOK, rooks.0, occupancy.0))
         }
 
         #[inline]
         fn bishop_attacks_setwise(self, bishops: Bitboard, occupancy: Bitboard) -> Bitboard {
-            Bitboard(setwise(bishops.0, occupancy.0, bishop_attacks_split))
+            use hq_scalar::setwise::fill;
+            Bitboard(fill::attacks(fill::BISHOP, bishops.0, occupancy.0))
         }
 
+        /// Up to two queens the method's own set-wise form: reversal is
+        /// linear over `|`, so the reversed halves of both queens are united
+        /// first and reversed once, with the occupancy reversed once too;
+        /// both queens looked up unconditionally, as
+        /// [`hq_core::union_of_up_to_two`] does. More queens: the fill.
         #[inline]
         fn queen_attacks_setwise(self, queens: Bitboard, occupancy: Bitboard) -> Bitboard {
-            let occupancy = occupancy.0 | queens.0;
+            let set = queens.0;
+            if !hq_core::at_most(set, 2) {
+                use hq_scalar::setwise::fill;
+                return Bitboard(fill::attacks(fill::QUEEN, set, occupancy.0));
+            }
+            let occupancy = occupancy.0 | set;
             let reversed = reverse(occupancy);
+            let lowest = Square::from_index_masked(set.trailing_zeros() as u8);
+            let highest = Square::from_index_masked(63 ^ set.leading_zeros() as u8);
             let (mut forward, mut backward) = (0, 0);
-            for sq in Bitboard(queens.0) {
+            for sq in [lowest, highest] {
                 let (rf, rr) = rook_attacks_split(occupancy, reversed, sq);
                 let (bf, br) = bishop_attacks_split(occupancy, reversed, sq);
                 forward |= rf | bf;
                 backward |= rr | br;
             }
-            Bitboard(forward | reverse(backward))
+            // No queen: a1's attacks, masked out.
+            Bitboard((forward | reverse(backward)) & 0u64.wrapping_sub((set != 0) as u64))
         }
     }
-}
-
-/// The union of `split`'s attacks over `sliders`, with two reversals in all.
-#[inline(always)]
-fn setwise(sliders: u64, occupancy: u64, split: fn(u64, u64, Square) -> (u64, u64)) -> u64 {
-    let occupancy = occupancy | sliders;
-    let reversed = reverse(occupancy);
-    let (mut forward, mut backward) = (0, 0);
-    for sq in Bitboard(sliders) {
-        let (f, b) = split(occupancy, reversed, sq);
-        forward |= f;
-        backward |= b;
-    }
-    forward | reverse(backward)
 }

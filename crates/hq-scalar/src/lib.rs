@@ -11,8 +11,8 @@
 //! | [`ScalarRankDiagonal`] (`scalar-rank-diagonal`) | byte swap | rank mapped onto the a1-h8 diagonal by a multiply, byte swap there |
 //! | [`ScalarReverse`] (`scalar-reverse`) | `reverse_bits` | `reverse_bits` |
 //!
-//! For the set-wise entry points all three use a per-piece loop up to a
-//! measured slider count and the occluded fill above it
+//! For the set-wise entry points all three use their lookups up to a
+//! measured slider count (0 to 2) and the occluded fill above it
 //! ([`setwise::loop_or`], by [`setwise_methods!`]). They need no CPU feature, so their tokens always
 //! exist.
 //!
@@ -41,7 +41,7 @@ use kernels::{
 /// [`hq_core::SliderAttacks`] impl over the token's `line` method, the set-wise
 /// methods with the token's measured loop counts.
 macro_rules! line_token {
-    ($(#[$doc:meta])* $token:ident, $name:literal, loop $rmax:literal, $bmax:literal, $qmax:literal) => {
+    ($(#[$doc:meta])* $token:ident, $name:literal, setwise $($setwise:tt)*) => {
         hq_core::slider_token! {
             $(#[$doc])*
             pub struct $token: $name, portable;
@@ -63,7 +63,7 @@ macro_rules! line_token {
                     Bitboard(self.line(Line::Diagonal, sq, o) | self.line(Line::AntiDiagonal, sq, o))
                 }
 
-                crate::setwise_methods!(rooks $rmax, bishops $bmax, queens $qmax);
+                crate::setwise_methods!($($setwise)*);
             }
         }
     };
@@ -71,9 +71,12 @@ macro_rules! line_token {
 
 line_token!(
     /// bswap HQ for files and diagonals, the first-rank table for ranks.
-    /// Set-wise: per-piece loops up to 2 rooks or bishops and 4 queens
-    /// (setwise_crossover on the Intel Xeon: 3 rooks 6.5 ns, the fill 4.8).
-    ScalarRankTable, "scalar-rank-table", loop 2, 2, 4
+    /// Set-wise: lookups up to 2 sliders, branch-free, the fill above
+    /// (setwise_crossover on the Intel Xeon, mixed counts: 1-2 rooks 5.8 ns
+    /// branch-free, 7.4 by a loop; 3-4 rooks 10.6 by a loop, 5.7 by the
+    /// fill).
+    ScalarRankTable, "scalar-rank-table",
+    setwise rooks pair_up_to(2), bishops pair_up_to(2), queens pair_up_to(2)
 );
 
 impl ScalarRankTable {
@@ -88,12 +91,12 @@ impl ScalarRankTable {
 
 line_token!(
     /// bswap HQ for files and diagonals, ranks mapped onto the main diagonal.
-    /// Set-wise: lookups up to 2 sliders, the fill above. With predictable
-    /// counts the fill wins from 2 rooks (setwise_crossover on the Intel
-    /// Xeon: 7.4 ns against 5.0), but a crossover between 1 and 2 rooks is a
-    /// branch that mispredicts on a mix of the two: 39.6 us per 4096 calls
-    /// with 1-2 rooks against 30.5 for a loop (criterion, Intel Xeon).
-    ScalarRankDiagonal, "scalar-rank-diagonal", loop 2, 2, 2
+    /// Set-wise: the fill for every rook set (1-2 rooks: 4.9 ns, 8.4 by a
+    /// loop, 8.0 branch-free); bishops and queens by lookups up to 2,
+    /// branch-free, the fill above (setwise_crossover on the Intel Xeon,
+    /// mixed counts).
+    ScalarRankDiagonal, "scalar-rank-diagonal",
+    setwise rooks loop_up_to(0), bishops pair_up_to(2), queens pair_up_to(2)
 );
 
 impl ScalarRankDiagonal {
@@ -186,10 +189,11 @@ hq_core::slider_token! {
             Self::pair_lines(sq, occupancy, reversed, &Line::ALL)
         }
 
-        // The fill beats even one rook or bishop lookup; a queen's is two
-        // reversals, and three queens' lookups (15.0 ns) still match the
-        // fill (15.3; setwise_crossover on the Intel Xeon).
-        crate::setwise_methods!(rooks 0, bishops 0, queens 3);
+        // The fill beats even one rook or bishop lookup (1-2 rooks: 4.8 ns,
+        // 10.2 by a loop); queens by lookups up to 2, branch-free, the fill
+        // above (3-4 queens: 18.0 ns by a loop, 14.3 by the fill;
+        // setwise_crossover on the Intel Xeon, mixed counts).
+        crate::setwise_methods!(rooks loop_up_to(0), bishops loop_up_to(0), queens pair_up_to(2));
     }
 }
 

@@ -1,8 +1,9 @@
 //! Set-wise attacks: the union of the attacks of *every* slider in a set,
 //! by two methods. The tokens use the occluded fill ([`fill`]): measured on
 //! an Intel Xeon (`intel-r-xeon-r-processor-f6-ma7-s1`, `cargo run --release
-//! -p hq-benches --example setwise_crossover`), it costs 8.7 ns per rook or
-//! bishop set and 17 ns per queen set, against 15 and 30 ns for the HQ
+//! -p hq-benches --example setwise_crossover`), it costs 8.3 ns per rook or
+//! bishop set and 16 ns per queen set called through a function pointer
+//! (5 and 15 inlined into a job's loop), against 15 and 30 ns for the HQ
 //! kernels below, whatever the number of sliders.
 //!
 //! The HQ form is set-wise HQ with overflow barriers: one subtraction per
@@ -47,24 +48,75 @@
 //! Each rotation is three masked 64-bit rotations (the "pseudo-rotation by
 //! 45 degrees"), the transposition three delta swaps.
 
-/// The union of `single`'s lookups ([`hq_core::union_of_attacks`]:
-/// branch-free up to two sliders, a loop above) if there are at most
-/// `loop_max` sliders, else `kernel`, a set-wise kernel: the crossover every
-/// set-wise entry point makes.
+use hq_core::at_most;
+
+/// How a set-wise entry point runs below its crossover: the union of the
+/// token's own lookups up to `up_to` sliders, with or without
+/// [`hq_core::union_of_up_to_two`] (branch-free) for the first two.
+/// Chosen per backend and piece with
+/// `cargo run --release -p hq-benches --example setwise_crossover`, whose
+/// slider counts vary in an order the branch predictor cannot learn.
+///
+/// With such counts every crossover is a branch that mispredicts on sets
+/// on both sides of it, so the tokens cross over at 2 (or 0) sliders: a
+/// kernel costs the same for any count, and the lookups for 3-4 sliders
+/// rarely beat it (`pext`, 3-4 rooks: 9.0 ns by a loop, 5.1 by the fill;
+/// Intel Xeon). A crossover at 5 rooks, measured with fixed counts, made
+/// `pext`'s entry 0.87x its own loop for 4-6 rooks in the matrix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PerPiece {
+    /// Lookups up to this many sliders (0: the kernel for every set).
+    pub up_to: u32,
+    /// Up to two sliders without a loop: a second lookup for a lone slider
+    /// instead of a mispredicted loop exit, which pays for cheap lookups.
+    pub pair: bool,
+}
+
+/// Lookups up to `n` sliders, up to two of them branch-free.
+pub const fn pair_up_to(n: u32) -> PerPiece {
+    PerPiece {
+        up_to: n,
+        pair: true,
+    }
+}
+
+/// Lookups up to `n` sliders, by a plain loop.
+pub const fn loop_up_to(n: u32) -> PerPiece {
+    PerPiece {
+        up_to: n,
+        pair: false,
+    }
+}
+
+/// The union of `single`'s lookups up to `per_piece.up_to` sliders, else
+/// `kernel`, a set-wise kernel: the crossover every set-wise entry point
+/// makes.
 #[inline(always)]
 pub fn loop_or(
     sliders: u64,
     occupancy: u64,
-    loop_max: u32,
+    per_piece: PerPiece,
     single: impl Fn(hq_core::Square, u64) -> u64,
     kernel: impl FnOnce(u64, u64) -> u64,
 ) -> u64 {
-    if at_most(sliders, loop_max) {
-        hq_core::union_of_attacks(
-            hq_core::Bitboard(sliders),
-            hq_core::Bitboard(occupancy),
+    use hq_core::{Bitboard, union_by_loop, union_of_up_to_two};
+    let (set, occupied) = (Bitboard(sliders), Bitboard(occupancy));
+    // With `up_to` 2 the second test is the first one again, which the
+    // compiler folds.
+    if per_piece.pair && per_piece.up_to >= 2 && at_most(sliders, 2) {
+        union_of_up_to_two(
+            set,
+            occupied,
             #[inline(always)]
-            |sq, o| hq_core::Bitboard(single(sq, o.0)),
+            |sq, o| Bitboard(single(sq, o.0)),
+        )
+        .0
+    } else if at_most(sliders, per_piece.up_to) {
+        union_by_loop(
+            set,
+            occupied,
+            #[inline(always)]
+            |sq, o| Bitboard(single(sq, o.0)),
         )
         .0
     } else {
@@ -72,33 +124,12 @@ pub fn loop_or(
     }
 }
 
-/// Whether `set` has at most `n` bits. For `n` of 0 or 1 it clears the
-/// lowest bit `n` times (one `blsr`), where `count_ones` without the
-/// `popcnt` feature (baseline x86-64) is a dozen instructions; above that,
-/// `count_ones`: one `popcnt` in code compiled with it, which the callers
-/// in loops are (jobs and the facade's tables run at the detected level),
-/// where a chain of `n` steps was measured slower (criterion, pext entry,
-/// 1-2 rooks, Intel Xeon: 9.7 us against 10.2 per 4096 calls).
-#[inline(always)]
-pub const fn at_most(set: u64, n: u32) -> bool {
-    if n > 1 {
-        return set.count_ones() <= n;
-    }
-    let mut rest = set;
-    let mut i = 0;
-    while i < n {
-        rest &= rest.wrapping_sub(1);
-        i += 1;
-    }
-    rest == 0
-}
-
 /// The three set-wise methods of [`hq_core::SliderAttacks`], by [`loop_or`]:
-/// a loop over the token's own single-square method up to the given numbers
-/// of rooks, bishops and queens (measured per token with
-/// `cargo run --release -p hq-benches --example setwise_crossover`), the
-/// occluded fill above. Expand it inside an `impl SliderAttacks for Token`
-/// block.
+/// the token's own single-square method up to the given numbers of rooks,
+/// bishops and queens, each a [`PerPiece`] written as its constructor
+/// ([`pair_up_to`] or [`loop_up_to`]), the occluded fill above. Expand it
+/// inside an `impl SliderAttacks for Token` block:
+/// `setwise_methods!(rooks pair_up_to(2), bishops pair_up_to(2), queens loop_up_to(4))`.
 ///
 /// With `; compiled`, for tokens with a level above the baseline, the fill
 /// runs inside
@@ -109,12 +140,13 @@ pub const fn at_most(set: u64, n: u32) -> bool {
 /// Not for portable tokens: their jobs' level is detected at run time.
 #[macro_export]
 macro_rules! setwise_methods {
-    (rooks $rmax:literal, bishops $bmax:literal, queens $qmax:literal $(; $compiled:ident)?) => {
-        $crate::setwise_methods!(@one rook_attacks_setwise, rook_attacks, $rmax, ROOK $(, $compiled)?);
-        $crate::setwise_methods!(@one bishop_attacks_setwise, bishop_attacks, $bmax, BISHOP $(, $compiled)?);
-        $crate::setwise_methods!(@one queen_attacks_setwise, queen_attacks, $qmax, QUEEN $(, $compiled)?);
+    (rooks $rmode:ident($rmax:literal), bishops $bmode:ident($bmax:literal),
+     queens $qmode:ident($qmax:literal) $(; $compiled:ident)?) => {
+        $crate::setwise_methods!(@one rook_attacks_setwise, rook_attacks, $rmode($rmax), ROOK $(, $compiled)?);
+        $crate::setwise_methods!(@one bishop_attacks_setwise, bishop_attacks, $bmode($bmax), BISHOP $(, $compiled)?);
+        $crate::setwise_methods!(@one queen_attacks_setwise, queen_attacks, $qmode($qmax), QUEEN $(, $compiled)?);
     };
-    (@one $method:ident, $single:ident, $loop_max:literal, $directions:ident $(, $compiled:ident)?) => {
+    (@one $method:ident, $single:ident, $mode:ident($max:literal), $directions:ident $(, $compiled:ident)?) => {
         #[inline(always)]
         fn $method(
             self,
@@ -124,7 +156,7 @@ macro_rules! setwise_methods {
             $crate::__core::Bitboard($crate::setwise::loop_or(
                 sliders.0,
                 occupancy.0,
-                $loop_max,
+                const { $crate::setwise::$mode($max) },
                 #[inline(always)]
                 |sq, occ| {
                     <Self as $crate::__core::SliderAttacks>::$single(self, sq, $crate::__core::Bitboard(occ)).0
@@ -413,33 +445,6 @@ pub mod fill {
             i += 1;
         }
         union
-    }
-}
-
-#[cfg(test)]
-mod crossover_tests {
-    use super::at_most;
-
-    #[test]
-    fn at_most_agrees_with_count_ones() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        for i in 0..20_000u32 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            // Sparse sets too: the crossover counts are small.
-            let set = if i % 2 == 0 {
-                x
-            } else {
-                x & (x >> 5) & (x >> 11)
-            };
-            for n in 0..=8 {
-                assert_eq!(at_most(set, n), set.count_ones() <= n, "{set:#x} {n}");
-            }
-        }
-        assert!(at_most(0, 0));
-        assert!(!at_most(u64::MAX, 63));
-        assert!(at_most(u64::MAX, 64));
     }
 }
 

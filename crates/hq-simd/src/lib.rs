@@ -58,6 +58,8 @@ macro_rules! simd_backend {
         rook $rook:path, bishop $bishop:path, queen $queen:path,
         batch $batch:ident $(($lanes:ty))?,
         setwise $setwise:ident($($setwise_args:tt)*)
+        below rooks $rmode:ident($rmax:literal), bishops $bmode:ident($bmax:literal),
+        queens $qmode:ident($qmax:literal)
         $(, queen pair $queen_pair:path)?
     ) => {
         $(#[$doc])*
@@ -187,7 +189,7 @@ macro_rules! simd_backend {
                 unsafe { $module::batch::<true, true>(squares, occupancy.0, out) }
             }
 
-            simd_backend!(@setwise_methods $setwise($($setwise_args)*), $module);
+            simd_backend!(@setwise_methods $module, $rmode($rmax), $bmode($bmax), $qmode($qmax));
         }
 
         /// Off its architecture the token is never supported (its level is
@@ -216,13 +218,7 @@ macro_rules! simd_backend {
         // SAFETY: compiled with the register type's features.
         unsafe { crate::generic::soa::batch::<$lanes, $rook, $bishop>($squares, $occupancy, $out) }
     };
-    (@loop_max fill($rt:ty, $bt:ty, $qt:ty; loop $rmax:literal, $bmax:literal, $qmax:literal)) => {
-        ($rmax, $bmax, $qmax)
-    };
-    (@loop_max scalar($rmax:literal, $bmax:literal, $qmax:literal)) => {
-        ($rmax, $bmax, $qmax)
-    };
-    (@setwise fill($rt:ty, $bt:ty, $qt:ty; loop $rmax:literal, $bmax:literal, $qmax:literal), $piece:ident, $sliders:ident, $occupancy:ident) => {{
+    (@setwise fill($rt:ty, $bt:ty, $qt:ty), $piece:ident, $sliders:ident, $occupancy:ident) => {{
         use crate::generic::fill::{self, Piece};
         // SAFETY: compiled with the register types' features.
         unsafe {
@@ -233,7 +229,7 @@ macro_rules! simd_backend {
             }
         }
     }};
-    (@setwise scalar($rmax:literal, $bmax:literal, $qmax:literal), $piece:ident, $sliders:ident, $occupancy:ident) => {{
+    (@setwise scalar(), $piece:ident, $sliders:ident, $occupancy:ident) => {{
         // The portable occluded fill, compiled here with the token's features.
         use crate::generic::fill::Piece;
         use hq_scalar::setwise::fill;
@@ -243,10 +239,10 @@ macro_rules! simd_backend {
             Piece::Queen => fill::attacks(fill::QUEEN, $sliders, $occupancy),
         }
     }};
-    (@setwise_methods $kind:ident($($args:tt)*), $module:ident) => {
-        simd_backend!(@setwise_method rook_attacks_setwise, rook_attacks, Rook, 0, $kind($($args)*), $module);
-        simd_backend!(@setwise_method bishop_attacks_setwise, bishop_attacks, Bishop, 1, $kind($($args)*), $module);
-        simd_backend!(@setwise_method queen_attacks_setwise, queen_attacks, Queen, 2, $kind($($args)*), $module);
+    (@setwise_methods $module:ident, $rmode:ident($rmax:literal), $bmode:ident($bmax:literal), $qmode:ident($qmax:literal)) => {
+        simd_backend!(@setwise_method rook_attacks_setwise, rook_attacks, Rook, $rmode($rmax), $module);
+        simd_backend!(@setwise_method bishop_attacks_setwise, bishop_attacks, Bishop, $bmode($bmax), $module);
+        simd_backend!(@setwise_method queen_attacks_setwise, queen_attacks, Queen, $qmode($qmax), $module);
     };
     // A loop over the token's lookups up to the measured crossover, the
     // set-wise kernel above it. The loop stays in the caller, where the
@@ -256,14 +252,13 @@ macro_rules! simd_backend {
     // a call even from code with the features: LLVM judged it too costly
     // to inline, and the entries ran at 0.66-0.86x their own per-piece loop
     // with 1-2 sliders: bench matrix, Intel Xeon, commit 71aa01a.)
-    (@setwise_method $method:ident, $single:ident, $piece:ident, $index:tt, $kind:ident($($args:tt)*), $module:ident) => {
+    (@setwise_method $method:ident, $single:ident, $piece:ident, $mode:ident($max:literal), $module:ident) => {
         #[inline(always)]
         fn $method(self, sliders: Bitboard, occupancy: Bitboard) -> Bitboard {
-            const LOOP_MAX: (u32, u32, u32) = simd_backend!(@loop_max $kind($($args)*));
             Bitboard(hq_scalar::setwise::loop_or(
                 sliders.0,
                 occupancy.0,
-                LOOP_MAX.$index,
+                const { hq_scalar::setwise::$mode($max) },
                 #[inline(always)]
                 |sq, occupancy| self.$single(sq, Bitboard(occupancy)).0,
                 // SAFETY: the token proves the level, which includes the features.
@@ -293,9 +288,11 @@ simd_backend! {
     rook rank_on_diagonal::rook, bishop generic::pair::bishop::<Xmm>,
     queen rank_on_diagonal::queen,
     batch singles,
-    // Per-piece loops up to 3 rooks or bishops, 6 queens; the scalar fill
-    // above (setwise_crossover on the Intel Xeon: 6 queens 17.2 ns, the fill 17.5).
-    setwise scalar(3, 3, 6)
+    // Lookups up to 2 sliders, branch-free; the scalar fill above
+    // (setwise_crossover on the Intel Xeon, mixed counts: 3-4 rooks 9.6 ns
+    // by a loop, 6.4 by the fill; 3-4 queens 12.2 against 10.8).
+    setwise scalar()
+    below rooks pair_up_to(2), bishops pair_up_to(2), queens pair_up_to(2)
 }
 
 simd_backend! {
@@ -306,8 +303,9 @@ simd_backend! {
     rook rank_on_diagonal::rook, bishop generic::pair::bishop::<Xmm>,
     queen rank_on_diagonal::queen,
     batch soa(Ymm),
-    // Per-piece loops up to 2 sliders, the four-direction fill above.
-    setwise fill(Ymm, Ymm, Ymm; loop 2, 2, 2)
+    // Lookups up to 2 sliders, branch-free, the four-direction fill above.
+    setwise fill(Ymm, Ymm, Ymm)
+    below rooks pair_up_to(2), bishops pair_up_to(2), queens pair_up_to(2)
 }
 
 simd_backend! {
@@ -325,7 +323,8 @@ simd_backend! {
     // Xeon). With the fill from two sliders up, the crossover test itself
     // was the branch that mispredicted on mixed counts: 1-2 queens 23.8 us
     // per 4096 calls against 19.5 with the pair (criterion, Intel Xeon).
-    setwise fill(YmmGfni, YmmGfni, Zmm; loop 2, 2, 2),
+    setwise fill(YmmGfni, YmmGfni, Zmm)
+    below rooks pair_up_to(2), bishops pair_up_to(2), queens pair_up_to(2),
     queen pair generic::quad::queen_pair::<YmmGfni>
 }
 
@@ -338,7 +337,8 @@ simd_backend! {
     queen generic::pair::queen::<Neon128>,
     batch singles,
     // Not timed (no ARM machine): the AVX2 crossover, the same structure.
-    setwise fill(Neon128, Neon128, Neon128; loop 2, 2, 2)
+    setwise fill(Neon128, Neon128, Neon128)
+    below rooks pair_up_to(2), bishops pair_up_to(2), queens pair_up_to(2)
 }
 
 simd_backend! {
@@ -350,8 +350,9 @@ simd_backend! {
     rook generic::pair::rook::<Wasm128>, bishop generic::pair::bishop::<Wasm128>,
     queen generic::pair::queen::<Wasm128>,
     batch singles,
-    // Not timed: the SSSE3 token's crossover (the same line pairs per register).
-    setwise scalar(3, 3, 6)
+    // Not timed: the SSSE3 token's crossovers (the same line pairs per register).
+    setwise scalar()
+    below rooks pair_up_to(2), bishops pair_up_to(2), queens pair_up_to(2)
 }
 
 #[cfg(test)]

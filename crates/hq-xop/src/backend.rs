@@ -101,22 +101,11 @@ const BISHOP: [usize; 2] = [DIAGONAL, ANTI_DIAGONAL];
 const QUEEN: [usize; 4] = [RANK, FILE, DIAGONAL, ANTI_DIAGONAL];
 
 /// A VPPERM HQ token: every method is `$attacks` over its line set
-/// (`$lines` is an array of line indices); with `setwise plain_loop`, the
-/// set-wise methods are a plain per-piece loop.
+/// (`$lines` is an array of line indices); the set-wise methods by
+/// `hq_scalar::setwise_methods!` with the given crossovers.
 macro_rules! vpperm_token {
-    (@plain_loop $method:ident, $single:ident) => {
-        #[inline]
-        fn $method(self, sliders: Bitboard, occupancy: Bitboard) -> Bitboard {
-            let occupancy = occupancy | sliders;
-            let mut union = Bitboard::EMPTY;
-            for sq in sliders {
-                union |= self.$single(sq, occupancy);
-            }
-            union
-        }
-    };
     ($(#[$doc:meta])* $token:ident: $name:literal, $level:expr,
-     |$lines:ident, $sq:ident, $occ:ident| $attacks:expr $(; setwise $plain_loop:ident)?) => {
+     |$lines:ident, $sq:ident, $occ:ident| $attacks:expr; setwise $($setwise:tt)*) => {
         hq_core::slider_token! {
             $(#[$doc])*
             pub struct $token: $name, $level;
@@ -145,9 +134,7 @@ macro_rules! vpperm_token {
                     Bitboard($attacks)
                 }
 
-                $(vpperm_token!(@$plain_loop rook_attacks_setwise, rook_attacks);)?
-                $(vpperm_token!(@$plain_loop bishop_attacks_setwise, bishop_attacks);)?
-                $(vpperm_token!(@$plain_loop queen_attacks_setwise, queen_attacks);)?
+                hq_scalar::setwise_methods!($($setwise)*);
             }
         }
     };
@@ -158,10 +145,9 @@ vpperm_token!(
     /// ([`model::vpperm_u128`]): portable, needs no CPU feature (`xop-model`).
     XopModel: "xop-model", Level::Baseline,
     |lines, sq, occupancy| pair_hq(model::vpperm_u128, &lines, sq, occupancy);
-    // A plain loop: the default's branch-free pair looks a lone slider up
-    // twice to spare a mispredicted loop exit, and a model lookup (over
-    // 100 ns for a queen) costs far more than one.
-    setwise plain_loop
+    // Always the portable occluded fill (5-15 ns per set): one model lookup
+    // costs over 100 ns for a queen.
+    setwise rooks loop_up_to(0), bishops loop_up_to(0), queens loop_up_to(0)
 );
 
 vpperm_token!(
@@ -171,7 +157,13 @@ vpperm_token!(
     /// exists everywhere.
     XopSsse3: "xop-ssse3", Level::X86V2,
     // SAFETY: the token proves its level, which has SSSE3.
-    |lines, sq, occupancy| unsafe { ssse3_attacks(lines, sq, occupancy) }
+    |lines, sq, occupancy| unsafe { ssse3_attacks(lines, sq, occupancy) };
+    // The portable occluded fill for every rook and bishop set (1-2 rooks:
+    // 5.1 ns, 9.5 by a loop). Queens by a loop up to 2, the fill above:
+    // two lookups for a lone queen cost more than the mispredicted loop
+    // exit they spare (1-2 queens 13.0 ns branch-free, 12.2 by a loop;
+    // setwise_crossover on the Intel Xeon, mixed counts).
+    setwise rooks loop_up_to(0), bishops loop_up_to(0), queens loop_up_to(2)
 );
 
 /// The pair HQ with the SSSE3 VPPERM on x86-64 (the model elsewhere, where

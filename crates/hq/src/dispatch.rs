@@ -573,7 +573,8 @@ fn looping<S: SliderAttacks, W: SliderAttacks, const LOOP: u32>(
     Bitboard(hq_scalar::setwise::loop_or(
         sliders.0,
         occupancy.0,
-        LOOP,
+        // The single backends the table loops over have cheap lookups.
+        const { hq_scalar::setwise::pair_up_to(LOOP) },
         #[inline(always)]
         |sq, o| single(s, sq, Bitboard(o)).0,
         #[inline(always)]
