@@ -107,13 +107,7 @@ macro_rules! simd_backend {
             }
             )?
 
-            /// The set-wise kernel for `piece` (the sliders count as occupied),
-            /// used above the token's crossover.
-            #[inline]
-            #[target_feature(enable = $features)]
-            pub(crate) fn setwise(piece: crate::generic::fill::Piece, sliders: u64, occupancy: u64) -> u64 {
-                simd_backend!(@setwise $setwise($($setwise_args)*), piece, sliders, occupancy)
-            }
+            simd_backend!(@setwise_fn $setwise($($setwise_args)*), $features);
 
             /// Rook lines if `ROOK`, bishop lines if `BISHOP`, for every square.
             #[inline]
@@ -189,7 +183,7 @@ macro_rules! simd_backend {
                 unsafe { $module::batch::<true, true>(squares, occupancy.0, out) }
             }
 
-            simd_backend!(@setwise_methods $module, $rmode($rmax), $bmode($bmax), $qmode($qmax));
+            simd_backend!(@setwise_methods $setwise($($setwise_args)*), $module, $rmode($rmax), $bmode($bmax), $qmode($qmax));
         }
 
         /// Off its architecture the token is never supported (its level is
@@ -218,31 +212,50 @@ macro_rules! simd_backend {
         // SAFETY: compiled with the register type's features.
         unsafe { crate::generic::soa::batch::<$lanes, $rook, $bishop>($squares, $occupancy, $out) }
     };
-    (@setwise fill($rt:ty, $bt:ty, $qt:ty), $piece:ident, $sliders:ident, $occupancy:ident) => {{
-        use crate::generic::fill::{self, Piece};
-        // SAFETY: compiled with the register types' features.
-        unsafe {
-            match $piece {
-                Piece::Rook => fill::attacks::<$rt>(Piece::Rook, $sliders, $occupancy),
-                Piece::Bishop => fill::attacks::<$bt>(Piece::Bishop, $sliders, $occupancy),
-                Piece::Queen => fill::attacks::<$qt>(Piece::Queen, $sliders, $occupancy),
+    // The vector fill: a function of the token's features, called above
+    // the crossover.
+    (@setwise_fn fill($rt:ty, $bt:ty, $qt:ty), $features:literal) => {
+        /// The set-wise kernel for `piece` (the sliders count as occupied),
+        /// used above the token's crossover.
+        #[inline]
+        #[target_feature(enable = $features)]
+        pub(crate) fn setwise(piece: crate::generic::fill::Piece, sliders: u64, occupancy: u64) -> u64 {
+            use crate::generic::fill::{self, Piece};
+            // SAFETY: compiled with the register types' features.
+            unsafe {
+                match piece {
+                    Piece::Rook => fill::attacks::<$rt>(Piece::Rook, sliders, occupancy),
+                    Piece::Bishop => fill::attacks::<$bt>(Piece::Bishop, sliders, occupancy),
+                    Piece::Queen => fill::attacks::<$qt>(Piece::Queen, sliders, occupancy),
+                }
             }
         }
-    }};
-    (@setwise scalar(), $piece:ident, $sliders:ident, $occupancy:ident) => {{
-        // The portable occluded fill, compiled here with the token's features.
-        use crate::generic::fill::Piece;
+    };
+    // The portable fill needs no function of its own: it inlines into the
+    // caller, compiled as the caller is (a job at x86-64-v3 or above).
+    (@setwise_fn scalar(), $features:literal) => {};
+    (@kernel fill($($args:tt)*), $module:ident, $piece:ident, $sliders:ident, $occupancy:ident) => {
+        // SAFETY: the token proves the level, which includes the features.
+        unsafe { $module::setwise(generic::fill::Piece::$piece, $sliders, $occupancy) }
+    };
+    // In the token's own `#[target_feature]` function, the portable fill was
+    // left out of line in the bench's job and ran at the token's SSE4.2:
+    // `ssse3`, 4-6 queens, 54 M calls/s against 59 for its own loop (bench
+    // matrix, Intel Xeon); inlined into the job at x86-64-v3 the same fill
+    // ran 4-6 queens of `scalar-rank-table` at 183.
+    (@kernel scalar(), $module:ident, $piece:ident, $sliders:ident, $occupancy:ident) => {{
         use hq_scalar::setwise::fill;
-        match $piece {
-            Piece::Rook => fill::attacks(fill::ROOK, $sliders, $occupancy),
-            Piece::Bishop => fill::attacks(fill::BISHOP, $sliders, $occupancy),
-            Piece::Queen => fill::attacks(fill::QUEEN, $sliders, $occupancy),
-        }
+        let directions = match generic::fill::Piece::$piece {
+            generic::fill::Piece::Rook => fill::ROOK,
+            generic::fill::Piece::Bishop => fill::BISHOP,
+            generic::fill::Piece::Queen => fill::QUEEN,
+        };
+        fill::attacks(directions, $sliders, $occupancy)
     }};
-    (@setwise_methods $module:ident, $rmode:ident($rmax:literal), $bmode:ident($bmax:literal), $qmode:ident($qmax:literal)) => {
-        simd_backend!(@setwise_method rook_attacks_setwise, rook_attacks, Rook, $rmode($rmax), $module);
-        simd_backend!(@setwise_method bishop_attacks_setwise, bishop_attacks, Bishop, $bmode($bmax), $module);
-        simd_backend!(@setwise_method queen_attacks_setwise, queen_attacks, Queen, $qmode($qmax), $module);
+    (@setwise_methods $kind:ident($($args:tt)*), $module:ident, $rmode:ident($rmax:literal), $bmode:ident($bmax:literal), $qmode:ident($qmax:literal)) => {
+        simd_backend!(@setwise_method rook_attacks_setwise, rook_attacks, Rook, $rmode($rmax), $kind($($args)*), $module);
+        simd_backend!(@setwise_method bishop_attacks_setwise, bishop_attacks, Bishop, $bmode($bmax), $kind($($args)*), $module);
+        simd_backend!(@setwise_method queen_attacks_setwise, queen_attacks, Queen, $qmode($qmax), $kind($($args)*), $module);
     };
     // A loop over the token's lookups up to the measured crossover, the
     // set-wise kernel above it. The loop stays in the caller, where the
@@ -252,7 +265,7 @@ macro_rules! simd_backend {
     // a call even from code with the features: LLVM judged it too costly
     // to inline, and the entries ran at 0.66-0.86x their own per-piece loop
     // with 1-2 sliders: bench matrix, Intel Xeon, commit 71aa01a.)
-    (@setwise_method $method:ident, $single:ident, $piece:ident, $mode:ident($max:literal), $module:ident) => {
+    (@setwise_method $method:ident, $single:ident, $piece:ident, $mode:ident($max:literal), $kind:ident($($args:tt)*), $module:ident) => {
         #[inline(always)]
         fn $method(self, sliders: Bitboard, occupancy: Bitboard) -> Bitboard {
             Bitboard(hq_scalar::setwise::loop_or(
@@ -261,11 +274,8 @@ macro_rules! simd_backend {
                 const { hq_scalar::setwise::$mode($max) },
                 #[inline(always)]
                 |sq, occupancy| self.$single(sq, Bitboard(occupancy)).0,
-                // SAFETY: the token proves the level, which includes the features.
                 #[inline(always)]
-                |sliders, occupancy| unsafe {
-                    $module::setwise(generic::fill::Piece::$piece, sliders, occupancy)
-                },
+                |sliders, occupancy| simd_backend!(@kernel $kind($($args)*), $module, $piece, sliders, occupancy),
             ))
         }
     };
@@ -288,9 +298,10 @@ simd_backend! {
     rook rank_on_diagonal::rook, bishop generic::pair::bishop::<Xmm>,
     queen rank_on_diagonal::queen,
     batch singles,
-    // Lookups up to 2 sliders, branch-free; the scalar fill above
-    // (setwise_crossover on the Intel Xeon, mixed counts: 3-4 rooks 9.6 ns
-    // by a loop, 6.4 by the fill; 3-4 queens 12.2 against 10.8).
+    // Lookups up to 2 sliders, branch-free; the portable fill above, inlined
+    // into the caller (setwise_crossover on the Intel Xeon, mixed counts:
+    // 3-4 rooks 9.6 ns by a loop, 6.4 by the fill; 3-4 queens 12.2 against
+    // 10.8).
     setwise scalar()
     below rooks pair_up_to(2), bishops pair_up_to(2), queens pair_up_to(2)
 }
