@@ -257,11 +257,11 @@ macro_rules! simd_backend {
         simd_backend!(@setwise_method bishop_attacks_setwise, bishop_attacks, Bishop, $bmode($bmax), $kind($($args)*), $module);
         simd_backend!(@setwise_method queen_attacks_setwise, queen_attacks, Queen, $qmode($qmax), $kind($($args)*), $module);
     };
-    // A loop over the token's lookups up to the measured crossover, the
-    // set-wise kernel above it. The loop stays in the caller, where the
-    // lookups inline if the caller has the features (a job, the facade's
-    // tables), as a per-piece loop's do; only the kernel is a function of
-    // the features. (With the loop inside that function too, the whole was
+    // The token's lookups up to the measured crossover, the set-wise
+    // kernel above it. The lookups stay in the caller, where they inline if
+    // the caller has the features (a job, the facade's tables), as a
+    // per-piece loop's do; only a vector kernel is a function of the
+    // features. (With the loop inside that function too, the whole was
     // a call even from code with the features: LLVM judged it too costly
     // to inline, and the entries ran at 0.66-0.86x their own per-piece loop
     // with 1-2 sliders: bench matrix, Intel Xeon, commit 71aa01a.)

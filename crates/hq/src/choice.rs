@@ -129,11 +129,12 @@ pub const CLASSES: &[ClassChoice] = &[
             setwise_loop: 2,
         },
         evidence: "measured: benches/results/intel-r-xeon-r-processor-f6-ma7-s1 (runtime \
-                   build, queen: throughput pext 734 M/s against avx512 543; batches pext \
-                   1018 against avx512 938; set-wise with 4-6 and 10+ sliders avx512 \
-                   293/294 against avx2 139/130 and pext 76/68); set-wise calls with 1 or 2 \
-                   sliders by pext lookups (setwise_crossover, same CPU, default build: 1 and \
-                   2 queens 2.0/3.1 ns by pext lookups against 2.9/3.6 by avx512's entry)",
+                   build, queen: throughput pext 787 M/s against avx512 523; batches pext \
+                   1023 against avx512 914; set-wise with 4-6 and 10+ sliders avx512 \
+                   324/295 against pext 209/195; 1-2 sliders pext 313 against avx512 200); \
+                   set-wise calls with 1 or 2 sliders by pext lookups, branch-free \
+                   (setwise_crossover, same CPU, default build, 1-2 sliders mixed: 2.7/2.0/4.7 \
+                   ns for rooks/bishops/queens against 4.4/3.3/5.0 by avx512 lookups)",
         measured_on: &["intel-r-xeon-r-processor-f6-ma7-s1"],
     },
     ClassChoice {
