@@ -64,21 +64,26 @@ fn inputs((low, high): (u32, u32)) -> Vec<(u64, u64)> {
 }
 
 /// Nanoseconds per call of `f`, the best run over `RUNS` chunks of inputs.
+///
+/// Plain loops, and every `f` an `#[inline(always)]` closure: a closure
+/// does not inherit its caller's target features, so one LLVM leaves out of
+/// line runs at the baseline instead of the job's level. (The queen fill,
+/// the biggest, was left out of line that way: 14.3 ns per call in the
+/// default build, where the bench matrix's jobs run it in 4.9.)
 #[inline(always)]
 fn time(inputs: &[(u64, u64)], f: impl Fn(u64, u64) -> u64) -> f64 {
-    inputs
-        .chunks(CHUNK)
-        .map(|chunk| {
-            let start = Instant::now();
-            let mut acc = 0;
-            for &pair in chunk {
-                let (sliders, occ) = black_box(pair);
-                acc ^= f(sliders, occ);
-            }
-            black_box(acc);
-            start.elapsed().as_nanos() as f64 / chunk.len() as f64
-        })
-        .fold(f64::MAX, f64::min)
+    let mut best = f64::MAX;
+    for chunk in inputs.chunks(CHUNK) {
+        let start = Instant::now();
+        let mut acc = 0;
+        for &pair in chunk {
+            let (sliders, occ) = black_box(pair);
+            acc ^= f(sliders, occ);
+        }
+        black_box(acc);
+        best = best.min(start.elapsed().as_nanos() as f64 / chunk.len() as f64);
+    }
+    best
 }
 
 /// Per window of slider counts, its inputs.
@@ -129,40 +134,60 @@ fn single<B: SliderAttacks, const PIECE: u8>(t: B, sq: hq::Square, o: Bitboard) 
 /// constant, no function pointer, so that all inline into the timed loop).
 #[inline(always)]
 fn cell<B: SliderAttacks, const PIECE: u8>(t: B, inputs: &[(u64, u64)], high: u32) -> String {
-    let plain_loop = time(inputs, |s, o| {
-        hq_core::union_by_loop(
-            Bitboard(s),
-            Bitboard(o),
-            #[inline(always)]
-            |sq, o| single::<B, PIECE>(t, sq, o),
-        )
-        .0
-    });
-    let pair = (high <= 2).then(|| {
-        time(inputs, |s, o| {
-            hq_core::union_of_up_to_two(
+    let plain_loop = time(
+        inputs,
+        #[inline(always)]
+        |s, o| {
+            hq_core::union_by_loop(
                 Bitboard(s),
                 Bitboard(o),
                 #[inline(always)]
                 |sq, o| single::<B, PIECE>(t, sq, o),
             )
             .0
-        })
-    });
-    let entry = time(inputs, |s, o| {
-        let (s, o) = (Bitboard(s), Bitboard(o));
-        match PIECE {
-            ROOK => t.rook_attacks_setwise(s, o),
-            BISHOP => t.bishop_attacks_setwise(s, o),
-            _ => t.queen_attacks_setwise(s, o),
-        }
-        .0
-    });
-    let fill = time(inputs, |s, o| match PIECE {
-        ROOK => setwise::fill::attacks(setwise::fill::ROOK, s, o),
-        BISHOP => setwise::fill::attacks(setwise::fill::BISHOP, s, o),
-        _ => setwise::fill::attacks(setwise::fill::QUEEN, s, o),
-    });
+        },
+    );
+    // Not `bool::then`: its closure would be one more place to leave the
+    // job's level.
+    let pair = if high <= 2 {
+        Some(time(
+            inputs,
+            #[inline(always)]
+            |s, o| {
+                hq_core::union_of_up_to_two(
+                    Bitboard(s),
+                    Bitboard(o),
+                    #[inline(always)]
+                    |sq, o| single::<B, PIECE>(t, sq, o),
+                )
+                .0
+            },
+        ))
+    } else {
+        None
+    };
+    let entry = time(
+        inputs,
+        #[inline(always)]
+        |s, o| {
+            let (s, o) = (Bitboard(s), Bitboard(o));
+            match PIECE {
+                ROOK => t.rook_attacks_setwise(s, o),
+                BISHOP => t.bishop_attacks_setwise(s, o),
+                _ => t.queen_attacks_setwise(s, o),
+            }
+            .0
+        },
+    );
+    let fill = time(
+        inputs,
+        #[inline(always)]
+        |s, o| match PIECE {
+            ROOK => setwise::fill::attacks(setwise::fill::ROOK, s, o),
+            BISHOP => setwise::fill::attacks(setwise::fill::BISHOP, s, o),
+            _ => setwise::fill::attacks(setwise::fill::QUEEN, s, o),
+        },
+    );
     let best = [Some(plain_loop), pair, Some(fill)]
         .into_iter()
         .flatten()
@@ -186,7 +211,11 @@ impl WithBackend for Portable<'_> {
         for ((low, high), inputs) in self.0 {
             let cell = |hq: fn(u64, u64) -> u64, dirs: core::ops::Range<usize>| {
                 let a = time(inputs, hq);
-                let b = time(inputs, |s, o| setwise::fill::attacks(dirs.clone(), s, o));
+                let b = time(
+                    inputs,
+                    #[inline(always)]
+                    |s, o| setwise::fill::attacks(dirs.clone(), s, o),
+                );
                 format!("{a:5.1} / {b:5.1} ")
             };
             println!(
