@@ -71,12 +71,16 @@ macro_rules! line_token {
 
 line_token!(
     /// bswap HQ for files and diagonals, the first-rank table for ranks.
-    /// Set-wise: lookups up to 2 sliders, branch-free, the fill above
-    /// (setwise_crossover on the Intel Xeon, mixed counts: 1-2 rooks 5.8 ns
-    /// branch-free, 7.4 by a loop; 3-4 rooks 10.6 by a loop, 5.7 by the
-    /// fill).
+    /// Set-wise (setwise_crossover on the Intel Xeon, mixed counts, ns per
+    /// call for 1-2 sliders): the fill for every rook set (4.1, 4.1
+    /// branch-free, and no crossover test to mispredict on 2-3 rooks: 7.6
+    /// there with one) and every queen set (4.6, 5.4 branch-free); bishops
+    /// by lookups up to 2, branch-free (2.6, the fill 3.5), except in
+    /// AVX-512 builds (4.7, the fill 3.4).
     ScalarRankTable, "scalar-rank-table",
-    setwise rooks pair_up_to(2), bishops pair_up_to(2), queens pair_up_to(2)
+    setwise rooks loop_up_to(0),
+        bishops pair_up_to(2).fill_with_avx512(),
+        queens loop_up_to(0)
 );
 
 impl ScalarRankTable {
@@ -91,12 +95,15 @@ impl ScalarRankTable {
 
 line_token!(
     /// bswap HQ for files and diagonals, ranks mapped onto the main diagonal.
-    /// Set-wise: the fill for every rook set (1-2 rooks: 4.9 ns, 8.4 by a
-    /// loop, 8.0 branch-free); bishops and queens by lookups up to 2,
-    /// branch-free, the fill above (setwise_crossover on the Intel Xeon,
-    /// mixed counts).
+    /// Set-wise (setwise_crossover on the Intel Xeon, mixed counts, ns per
+    /// call for 1-2 sliders): the fill for every rook set (4.1, 6.4
+    /// branch-free) and every queen set (4.6, 7.8 branch-free); bishops by
+    /// lookups up to 2, branch-free (2.9, the fill 3.5), except in AVX-512
+    /// builds (4.7, the fill 3.4).
     ScalarRankDiagonal, "scalar-rank-diagonal",
-    setwise rooks loop_up_to(0), bishops pair_up_to(2), queens pair_up_to(2)
+    setwise rooks loop_up_to(0),
+        bishops pair_up_to(2).fill_with_avx512(),
+        queens loop_up_to(0)
 );
 
 impl ScalarRankDiagonal {
@@ -189,11 +196,11 @@ hq_core::slider_token! {
             Self::pair_lines(sq, occupancy, reversed, &Line::ALL)
         }
 
-        // The fill beats even one rook or bishop lookup (1-2 rooks: 4.8 ns,
-        // 10.2 by a loop); queens by lookups up to 2, branch-free, the fill
-        // above (3-4 queens: 18.0 ns by a loop, 14.3 by the fill;
-        // setwise_crossover on the Intel Xeon, mixed counts).
-        crate::setwise_methods!(rooks loop_up_to(0), bishops loop_up_to(0), queens pair_up_to(2));
+        // The fill for every set: it beats even one lookup (1-2 sliders,
+        // ns per call: rooks 4.1 against 5.3 branch-free, bishops 3.5
+        // against 5.2, queens 4.6 against 6.4; setwise_crossover on the
+        // Intel Xeon, mixed counts).
+        crate::setwise_methods!(rooks loop_up_to(0), bishops loop_up_to(0), queens loop_up_to(0));
     }
 }
 

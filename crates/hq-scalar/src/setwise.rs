@@ -1,10 +1,12 @@
 //! Set-wise attacks: the union of the attacks of *every* slider in a set,
 //! by two methods. The tokens use the occluded fill ([`fill`]): measured on
 //! an Intel Xeon (`intel-r-xeon-r-processor-f6-ma7-s1`, `cargo run --release
-//! -p hq-benches --example setwise_crossover`), it costs 8.3 ns per rook or
-//! bishop set and 16 ns per queen set called through a function pointer
-//! (5 and 15 inlined into a job's loop), against 15 and 30 ns for the HQ
-//! kernels below, whatever the number of sliders.
+//! -p hq-benches --example setwise_crossover`), it costs 7.5 ns per rook or
+//! bishop set and 14 ns per queen set called through a function pointer
+//! at the baseline, against 14 and 26 ns for the HQ kernels below, whatever
+//! the number of sliders; inlined into a job at x86-64-v3, where LLVM
+//! vectorizes it, 4.1 ns per rook set, 3.5 per bishop set and 4.6 per queen
+//! set.
 //!
 //! The HQ form is set-wise HQ with overflow barriers: one subtraction per
 //! direction and line kind instead of one per piece.
@@ -58,11 +60,14 @@ use hq_core::at_most;
 /// slider counts vary in an order the branch predictor cannot learn.
 ///
 /// With such counts every crossover is a branch that mispredicts on sets
-/// on both sides of it, so the tokens cross over at 2 (or 0) sliders: a
-/// kernel costs the same for any count, and the lookups for 3-4 sliders
-/// rarely beat it (`pext`, 3-4 rooks: 9.0 ns by a loop, 5.1 by the fill;
-/// Intel Xeon). A crossover at 5 rooks, measured with fixed counts, made
-/// `pext`'s entry 0.87x its own loop for 4-6 rooks in the matrix.
+/// on both sides of it, so the tokens cross over at 2 sliders or use the
+/// kernel for every set (`loop_up_to(0)`, no test at all): a kernel costs
+/// the same for any count, and the lookups for 3-4 sliders rarely beat it
+/// (`pext`, 3-4 rooks: 6.9 ns by a loop, 4.4 by the fill; Intel Xeon). A
+/// crossover at 5 rooks, measured with fixed counts, made `pext`'s entry
+/// 0.87x its own loop for 4-6 rooks in the matrix. Only cheap lookups
+/// beat the kernel at 1-2 sliders: `pext`'s, the SIMD tokens' rooks and
+/// bishops, the bswap tokens' bishops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PerPiece {
     /// Lookups up to this many sliders (0: the kernel for every set).
@@ -80,11 +85,29 @@ pub const fn pair_up_to(n: u32) -> PerPiece {
     }
 }
 
-/// Lookups up to `n` sliders, by a plain loop.
+/// Lookups up to `n` sliders, by a plain loop; `loop_up_to(0)`: the kernel
+/// for every set, with no test.
 pub const fn loop_up_to(n: u32) -> PerPiece {
     PerPiece {
         up_to: n,
         pair: false,
+    }
+}
+
+/// Whether AVX-512 is enabled for the whole build (`-C target-cpu=native`
+/// on an AVX-512 CPU, or `-C target-feature=+avx512f`).
+pub const AVX512_BUILD: bool = cfg!(all(target_arch = "x86_64", target_feature = "avx512f"));
+
+impl PerPiece {
+    /// `self`, except in builds with AVX-512 throughout ([`AVX512_BUILD`]):
+    /// there the fill for every set. LLVM compiles the portable fill to zmm
+    /// code in such builds (`vprolvq` rotations): 3.4 ns per bishop set
+    /// whatever the count, where two bishop lookups of `scalar-rank-table`
+    /// cost 4.7 branch-free. In the run-time build the same token's jobs
+    /// run at x86-64-v3, where the fill costs 3.5 ns and the lookups 2.6
+    /// (setwise_crossover, Intel Xeon, 1-2 bishops mixed).
+    pub const fn fill_with_avx512(self) -> PerPiece {
+        if AVX512_BUILD { loop_up_to(0) } else { self }
     }
 }
 
@@ -100,6 +123,11 @@ pub fn loop_or(
     kernel: impl FnOnce(u64, u64) -> u64,
 ) -> u64 {
     use hq_core::{Bitboard, union_by_loop, union_of_up_to_two};
+    if per_piece.up_to == 0 {
+        // No test at all: with one for the empty set, sets of 0 and 1
+        // sliders mixed (an engine's queens) would mispredict it.
+        return kernel(sliders, occupancy);
+    }
     let (set, occupied) = (Bitboard(sliders), Bitboard(occupancy));
     // With `up_to` 2 the second test is the first one again, which the
     // compiler folds.
@@ -140,13 +168,14 @@ pub fn loop_or(
 /// Not for portable tokens: their jobs' level is detected at run time.
 #[macro_export]
 macro_rules! setwise_methods {
-    (rooks $rmode:ident($rmax:literal), bishops $bmode:ident($bmax:literal),
-     queens $qmode:ident($qmax:literal) $(; $compiled:ident)?) => {
-        $crate::setwise_methods!(@one rook_attacks_setwise, rook_attacks, $rmode($rmax), ROOK $(, $compiled)?);
-        $crate::setwise_methods!(@one bishop_attacks_setwise, bishop_attacks, $bmode($bmax), BISHOP $(, $compiled)?);
-        $crate::setwise_methods!(@one queen_attacks_setwise, queen_attacks, $qmode($qmax), QUEEN $(, $compiled)?);
+    (rooks $rmode:ident($rmax:literal) $(.$radjust:ident())?,
+     bishops $bmode:ident($bmax:literal) $(.$badjust:ident())?,
+     queens $qmode:ident($qmax:literal) $(.$qadjust:ident())? $(; $compiled:ident)?) => {
+        $crate::setwise_methods!(@one rook_attacks_setwise, rook_attacks, $rmode($rmax) $(.$radjust())?, ROOK $(, $compiled)?);
+        $crate::setwise_methods!(@one bishop_attacks_setwise, bishop_attacks, $bmode($bmax) $(.$badjust())?, BISHOP $(, $compiled)?);
+        $crate::setwise_methods!(@one queen_attacks_setwise, queen_attacks, $qmode($qmax) $(.$qadjust())?, QUEEN $(, $compiled)?);
     };
-    (@one $method:ident, $single:ident, $mode:ident($max:literal), $directions:ident $(, $compiled:ident)?) => {
+    (@one $method:ident, $single:ident, $mode:ident($max:literal) $(.$adjust:ident())?, $directions:ident $(, $compiled:ident)?) => {
         #[inline(always)]
         fn $method(
             self,
@@ -156,7 +185,7 @@ macro_rules! setwise_methods {
             $crate::__core::Bitboard($crate::setwise::loop_or(
                 sliders.0,
                 occupancy.0,
-                const { $crate::setwise::$mode($max) },
+                const { $crate::setwise::$mode($max) $(.$adjust())? },
                 #[inline(always)]
                 |sq, occ| {
                     <Self as $crate::__core::SliderAttacks>::$single(self, sq, $crate::__core::Bitboard(occ)).0

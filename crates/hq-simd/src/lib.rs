@@ -298,12 +298,13 @@ simd_backend! {
     rook rank_on_diagonal::rook, bishop generic::pair::bishop::<Xmm>,
     queen rank_on_diagonal::queen,
     batch singles,
-    // Lookups up to 2 sliders, branch-free; the portable fill above, inlined
-    // into the caller (setwise_crossover on the Intel Xeon, mixed counts:
-    // 3-4 rooks 9.6 ns by a loop, 6.4 by the fill; 3-4 queens 12.2 against
-    // 10.8).
+    // Rooks and bishops by lookups up to 2 sliders, branch-free; above, and
+    // for every queen set, the portable fill, inlined into the caller
+    // (setwise_crossover on the Intel Xeon, mixed counts, ns per call: 1-2
+    // rooks 3.5 branch-free, 4.1 by the fill; 3-4 rooks 8.1 by a loop, 4.2
+    // by the fill; 1-2 queens 5.2 branch-free, 4.6 by the fill).
     setwise scalar()
-    below rooks pair_up_to(2), bishops pair_up_to(2), queens pair_up_to(2)
+    below rooks pair_up_to(2), bishops pair_up_to(2), queens loop_up_to(0)
 }
 
 simd_backend! {
@@ -329,13 +330,13 @@ simd_backend! {
     rook generic::pair::rook::<XmmGfni>, bishop generic::pair::bishop::<XmmGfni>,
     queen generic::quad::queen::<YmmGfni>,
     batch soa(Zmm),
-    // Up to two sliders: their lookups, branch-free (`loop_or`); more: the
-    // fill, 3-4 ns per call whatever the number (setwise_crossover, Intel
-    // Xeon). With the fill from two sliders up, the crossover test itself
-    // was the branch that mispredicted on mixed counts: 1-2 queens 23.8 us
-    // per 4096 calls against 19.5 with the pair (criterion, Intel Xeon).
+    // The fill for every set: 3.0-3.9 ns per call whatever the number,
+    // where two lookups branch-free cost 4.3 ns for rooks, 3.2 for bishops
+    // and 4.9 for queens, and a crossover test at 2 mispredicts on sets of
+    // 2 and 3 sliders mixed (9 ns per call there; setwise_crossover,
+    // Intel Xeon, run-time build).
     setwise fill(YmmGfni, YmmGfni, Zmm)
-    below rooks pair_up_to(2), bishops pair_up_to(2), queens pair_up_to(2),
+    below rooks loop_up_to(0), bishops loop_up_to(0), queens loop_up_to(0),
     queen pair generic::quad::queen_pair::<YmmGfni>
 }
 
@@ -363,7 +364,7 @@ simd_backend! {
     batch singles,
     // Not timed: the SSSE3 token's crossovers (the same line pairs per register).
     setwise scalar()
-    below rooks pair_up_to(2), bishops pair_up_to(2), queens pair_up_to(2)
+    below rooks pair_up_to(2), bishops pair_up_to(2), queens loop_up_to(0)
 }
 
 #[cfg(test)]

@@ -145,7 +145,7 @@ vpperm_token!(
     /// ([`model::vpperm_u128`]): portable, needs no CPU feature (`xop-model`).
     XopModel: "xop-model", Level::Baseline,
     |lines, sq, occupancy| pair_hq(model::vpperm_u128, &lines, sq, occupancy);
-    // Always the portable occluded fill (5-15 ns per set): one model lookup
+    // Always the portable occluded fill (4-5 ns per set): one model lookup
     // costs over 100 ns for a queen.
     setwise rooks loop_up_to(0), bishops loop_up_to(0), queens loop_up_to(0)
 );
@@ -158,12 +158,11 @@ vpperm_token!(
     XopSsse3: "xop-ssse3", Level::X86V2,
     // SAFETY: the token proves its level, which has SSSE3.
     |lines, sq, occupancy| unsafe { ssse3_attacks(lines, sq, occupancy) };
-    // The portable occluded fill for every rook and bishop set (1-2 rooks:
-    // 5.1 ns, 9.5 by a loop). Queens by a loop up to 2, the fill above:
-    // two lookups for a lone queen cost more than the mispredicted loop
-    // exit they spare (1-2 queens 13.0 ns branch-free, 12.2 by a loop;
+    // The portable occluded fill for every set: it beats even one lookup
+    // (1-2 sliders, ns per call: rooks 4.1 against 6.6 branch-free,
+    // bishops 3.8 against 6.2, queens 4.6 against 10.5 by a loop;
     // setwise_crossover on the Intel Xeon, mixed counts).
-    setwise rooks loop_up_to(0), bishops loop_up_to(0), queens loop_up_to(2)
+    setwise rooks loop_up_to(0), bishops loop_up_to(0), queens loop_up_to(0)
 );
 
 /// The pair HQ with the SSSE3 VPPERM on x86-64 (the model elsewhere, where
