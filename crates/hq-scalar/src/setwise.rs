@@ -155,9 +155,10 @@ pub fn loop_or(
 /// The three set-wise methods of [`hq_core::SliderAttacks`], by [`loop_or`]:
 /// the token's own single-square method up to the given numbers of rooks,
 /// bishops and queens, each a [`PerPiece`] written as its constructor
-/// ([`pair_up_to`] or [`loop_up_to`]), the occluded fill above. Expand it
-/// inside an `impl SliderAttacks for Token` block:
-/// `setwise_methods!(rooks pair_up_to(2), bishops pair_up_to(2), queens loop_up_to(4))`.
+/// ([`pair_up_to`] or [`loop_up_to`]), optionally followed by
+/// [`.fill_with_avx512()`](PerPiece::fill_with_avx512), the occluded fill
+/// above. Expand it inside an `impl SliderAttacks for Token` block:
+/// `setwise_methods!(rooks loop_up_to(0), bishops pair_up_to(2).fill_with_avx512(), queens loop_up_to(0))`.
 ///
 /// With `; compiled`, for tokens with a level above the baseline, the fill
 /// runs inside
