@@ -129,12 +129,11 @@ pub const CLASSES: &[ClassChoice] = &[
             setwise_loop: 2,
         },
         evidence: "measured: benches/results/intel-r-xeon-r-processor-f6-ma7-s1 (runtime \
-                   build, queen: throughput pext 787 M/s against avx512 523; batches pext \
-                   1023 against avx512 914; set-wise with 4-6 and 10+ sliders avx512 \
-                   324/295 against pext 209/195; 1-2 sliders pext 313 against avx512 200); \
-                   set-wise calls with 1 or 2 sliders by pext lookups, branch-free \
-                   (setwise_crossover, same CPU, default build, 1-2 sliders mixed: 2.7/2.0/4.7 \
-                   ns for rooks/bishops/queens against 4.4/3.3/5.0 by avx512 lookups)",
+                   build, queen: throughput pext 849 M/s against avx512 576; batches pext \
+                   1012 against avx512 930; set-wise with 4-6 and 10+ sliders avx512 \
+                   321/341 against pext 209/217); set-wise calls with 1 or 2 sliders by pext \
+                   lookups, branch-free (same run, 1-2 sliders, queen/rook/bishop: pext \
+                   327/432/503 against the avx512 fill 318/403/426)",
         measured_on: &["intel-r-xeon-r-processor-f6-ma7-s1"],
     },
     ClassChoice {
