@@ -66,8 +66,8 @@ use hq_core::at_most;
 /// (`pext`, 3-4 rooks: 6.9 ns by a loop, 4.4 by the fill; Intel Xeon). A
 /// crossover at 5 rooks, measured with fixed counts, made `pext`'s entry
 /// 0.87x its own loop for 4-6 rooks in the matrix. Only cheap lookups
-/// beat the kernel at 1-2 sliders: `pext`'s, the SIMD tokens' rooks and
-/// bishops, the bswap tokens' bishops.
+/// beat the kernel at 1-2 sliders: `pext`'s, the rooks and bishops of
+/// `ssse3` and `avx2`, the bishops of the byte-swap scalar tokens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PerPiece {
     /// Lookups up to this many sliders (0: the kernel for every set).
@@ -94,12 +94,10 @@ pub const fn loop_up_to(n: u32) -> PerPiece {
     }
 }
 
-/// Whether AVX-512 is enabled for the whole build (`-C target-cpu=native`
-/// on an AVX-512 CPU, or `-C target-feature=+avx512f`).
-pub const AVX512_BUILD: bool = cfg!(all(target_arch = "x86_64", target_feature = "avx512f"));
-
 impl PerPiece {
-    /// `self`, except in builds with AVX-512 throughout ([`AVX512_BUILD`]):
+    /// `self`, except in builds with AVX-512 throughout (`-C
+    /// target-cpu=native` on an AVX-512 CPU:
+    /// [`Feature::Avx512f.is_static()`](hq_core::cpu::Feature::is_static)):
     /// there the fill for every set. LLVM compiles the portable fill to zmm
     /// code in such builds (`vprolvq` rotations): 3.4 ns per bishop set
     /// whatever the count, where two bishop lookups of `scalar-rank-table`
@@ -107,7 +105,11 @@ impl PerPiece {
     /// run at x86-64-v3, where the fill costs 3.5 ns and the lookups 2.6
     /// (setwise_crossover, Intel Xeon, 1-2 bishops mixed).
     pub const fn fill_with_avx512(self) -> PerPiece {
-        if AVX512_BUILD { loop_up_to(0) } else { self }
+        if hq_core::cpu::Feature::Avx512f.is_static() {
+            loop_up_to(0)
+        } else {
+            self
+        }
     }
 }
 
