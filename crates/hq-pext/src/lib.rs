@@ -201,12 +201,45 @@ impl Pext {
     }
 }
 
+/// `pext`, callable from code compiled without BMI2.
+///
+/// Where the build enables BMI2 (`-C target-cpu=native` on a BMI2 CPU, or
+/// inside a job compiled for x86-64-v3) this is the intrinsic, which LLVM
+/// schedules and folds like any instruction. Elsewhere it is one `pext` in
+/// inline assembly: an `asm!` block needs no `#[target_feature]` on its
+/// caller, so the lookup inlines into plain (baseline) code, such as the
+/// facade's free functions, instead of staying a call into a BMI2 function.
 #[cfg(target_arch = "x86_64")]
 mod bmi2 {
-    #[inline]
-    #[target_feature(enable = "bmi2")]
-    pub(super) fn pext(value: u64, mask: u64) -> u64 {
-        core::arch::x86_64::_pext_u64(value, mask)
+    /// # Safety
+    ///
+    /// The CPU must have BMI2.
+    #[cfg(target_feature = "bmi2")]
+    #[inline(always)]
+    pub(super) unsafe fn pext(value: u64, mask: u64) -> u64 {
+        // SAFETY: BMI2 is enabled for the whole build.
+        unsafe { core::arch::x86_64::_pext_u64(value, mask) }
+    }
+
+    /// # Safety
+    ///
+    /// The CPU must have BMI2.
+    #[cfg(not(target_feature = "bmi2"))]
+    #[inline(always)]
+    pub(super) unsafe fn pext(value: u64, mask: u64) -> u64 {
+        let index: u64;
+        // SAFETY: the caller guarantees BMI2; `pext` reads and writes only
+        // the named registers, touches no memory and no flags.
+        unsafe {
+            core::arch::asm!(
+                "pext {index}, {value}, {mask}",
+                index = lateout(reg) index,
+                value = in(reg) value,
+                mask = in(reg) mask,
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+        index
     }
 }
 

@@ -39,13 +39,23 @@ impl Backend {
     pub fn from_env() -> Result<Option<Backend>, BackendError> {
         match std::env::var(ENV_VAR) {
             Err(std::env::VarError::NotPresent) => Ok(None),
-            Err(std::env::VarError::NotUnicode(raw)) => Err(BackendError::UnknownName(
-                raw.to_string_lossy().into_owned(),
-            )),
+            Err(std::env::VarError::NotUnicode(raw)) => {
+                let value = raw.to_string_lossy().into_owned();
+                Err(BackendError::Environment {
+                    cause: Box::new(BackendError::UnknownName(value.clone())),
+                    value,
+                })
+            }
             Ok(name) if name.trim().is_empty() || name.trim().eq_ignore_ascii_case("auto") => {
                 Ok(None)
             }
-            Ok(name) => Backend::from_name(&name)?.check_supported().map(Some),
+            Ok(name) => Backend::from_name(&name)
+                .and_then(Backend::check_supported)
+                .map(Some)
+                .map_err(|e| BackendError::Environment {
+                    value: name,
+                    cause: Box::new(e),
+                }),
         }
     }
 
@@ -69,9 +79,19 @@ impl std::str::FromStr for Backend {
 }
 
 /// Why a backend cannot be used.
-#[derive(Clone, PartialEq, Eq, Debug)]
+///
+/// `Debug` prints the same sentence as `Display`, so that `fn main() ->
+/// Result<(), Box<dyn Error>>` with `hq::init()?` reports it readably.
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum BackendError {
+    /// `HQ_BACKEND` holds a value that cannot be used.
+    Environment {
+        /// The variable's value.
+        value: String,
+        /// What is wrong with it.
+        cause: Box<BackendError>,
+    },
     /// No backend has this name.
     UnknownName(String),
     /// The CPU lacks features the backend needs (or the backend is for
@@ -96,6 +116,9 @@ impl fmt::Display for BackendError {
             backends.map(Backend::name).collect::<Vec<_>>().join(", ")
         };
         match self {
+            BackendError::Environment { value, cause } => {
+                write!(f, "environment variable {ENV_VAR}={value:?} is invalid: {cause}")
+            }
             BackendError::UnknownName(name) => write!(
                 f,
                 "unknown backend {name:?}; valid names are: auto, {}",
@@ -125,6 +148,12 @@ impl fmt::Display for BackendError {
                 Ok(())
             }
         }
+    }
+}
+
+impl fmt::Debug for BackendError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 

@@ -20,7 +20,7 @@ use hq_core::cpu::compiled_fn;
 use hq_core::{Bitboard, Line, SliderAttacks, Square};
 use std::fmt;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, Ordering};
 
 /// How this build chooses.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -242,6 +242,8 @@ fn install(choice: Choice) {
         let (_, batches, _) = registry::tables(choice.batch);
         let setwise = looping_setwise(choice).unwrap_or(registry::tables(choice.setwise).2);
         SINGLES.store(ptr(singles), Ordering::Release);
+        #[cfg(target_arch = "x86_64")]
+        SINGLES_ARE_PEXT.store(choice.single == Backend::Pext, Ordering::Relaxed);
         BATCHES.store(ptr(batches), Ordering::Release);
         SETWISE.store(ptr(setwise), Ordering::Release);
     }
@@ -257,7 +259,7 @@ fn ptr<T>(table: &'static T) -> *mut T {
 #[inline(never)]
 fn first_call() {
     if let Err(e) = selection() {
-        panic!("hq: {e}");
+        panic!("hq: {e} (call hq::init() at start-up to get this as an error instead)");
     }
 }
 
@@ -459,6 +461,22 @@ static SETWISE: AtomicPtr<Setwise> = AtomicPtr::new(ptr_of(&DETECT_SETWISE));
 
 const fn ptr_of<T>(table: &'static T) -> *mut T {
     (table as *const T).cast_mut()
+}
+
+/// Whether the single lookups are `pext`'s: then the free functions inline
+/// its lookup (an `asm!` `pext`, which needs no target feature on the
+/// caller) behind this flag, a relaxed load and a branch the predictor
+/// learns, instead of an indirect call. Set only by [`install`], for a
+/// checked choice; the lookup reads nothing but `const` tables, so no
+/// ordering with other memory is needed.
+#[cfg(target_arch = "x86_64")]
+static SINGLES_ARE_PEXT: AtomicBool = AtomicBool::new(false);
+
+/// Whether the single lookups inline `pext` (see [`SINGLES_ARE_PEXT`]).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn singles_are_pext() -> bool {
+    SINGLES_ARE_PEXT.load(Ordering::Relaxed)
 }
 
 /// The installed single-lookup table (the detecting one before the first call).

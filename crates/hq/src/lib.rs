@@ -137,7 +137,8 @@ impl WithBackend for Setwise {
 /// else one indirect call through the installed table.
 macro_rules! entry_point {
     ($(#[$doc:meta])* $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?,
-     $(check $check:expr,)? forced $group:ident $job:expr, table $table:ident.$field:ident($($call:expr),*)) => {
+     $(check $check:expr,)? $(pext $pext:ident($($pext_arg:expr),*),)?
+     forced $group:ident $job:expr, table $table:ident.$field:ident($($call:expr),*)) => {
         $(#[$doc])*
         #[inline]
         pub fn $name($($arg: $ty),*) $(-> $ret)? {
@@ -145,6 +146,15 @@ macro_rules! entry_point {
             if FORCED {
                 return dispatch::forced(Group::$group, $job);
             }
+            $(
+                #[cfg(target_arch = "x86_64")]
+                if dispatch::singles_are_pext() {
+                    // SAFETY: the flag is set only after `Pext` passed its
+                    // CPU check (dispatch::install).
+                    let pext = unsafe { <hq_pext::Pext as SliderAttacks>::new_unchecked() };
+                    return pext.$pext($($pext_arg),*);
+                }
+            )?
             // SAFETY: the installed table's backend was checked (dispatch::install).
             unsafe { (dispatch::$table().$field)($($call),*) }
         }
@@ -154,21 +164,25 @@ macro_rules! entry_point {
 entry_point!(
     /// Rook attacks from `sq` over `occupancy`.
     rook_attacks(sq: Square, occupancy: Bitboard) -> Bitboard,
+    pext rook_attacks(sq, occupancy),
     forced Single Single(Piece::Rook, sq, occupancy), table singles.rook(sq, occupancy)
 );
 entry_point!(
     /// Bishop attacks from `sq` over `occupancy`.
     bishop_attacks(sq: Square, occupancy: Bitboard) -> Bitboard,
+    pext bishop_attacks(sq, occupancy),
     forced Single Single(Piece::Bishop, sq, occupancy), table singles.bishop(sq, occupancy)
 );
 entry_point!(
     /// Queen attacks from `sq` over `occupancy`.
     queen_attacks(sq: Square, occupancy: Bitboard) -> Bitboard,
+    pext queen_attacks(sq, occupancy),
     forced Single Single(Piece::Queen, sq, occupancy), table singles.queen(sq, occupancy)
 );
 entry_point!(
     /// Attacks from `sq` along one `line` (both directions).
     line_attacks(line: Line, sq: Square, occupancy: Bitboard) -> Bitboard,
+    pext line_attacks(line, sq, occupancy),
     forced Single LineJob(line, sq, occupancy), table singles.line(line, (sq, occupancy))
 );
 entry_point!(
@@ -217,8 +231,18 @@ entry_point!(
 /// Makes the choice now (once) and reports a broken one as an error: an
 /// unknown or unsupported `HQ_BACKEND`, or forced backends this CPU lacks.
 ///
-/// Calling it is optional; without it the first attack call chooses (and
-/// panics with the same message if the choice is broken).
+/// Calling it is optional. Without it the first attack call chooses, and
+/// if the choice is broken (say `HQ_BACKEND=turbo`) that call panics with
+/// the same message, in whichever thread made it: call `init` at start-up
+/// to report the error where you can handle it.
+///
+/// ```no_run
+/// fn main() -> Result<(), Box<dyn std::error::Error>> {
+///     // "environment variable HQ_BACKEND="turbo" is invalid: unknown backend ..."
+///     hq::init()?;
+///     Ok(())
+/// }
+/// ```
 pub fn init() -> Result<Selection, BackendError> {
     dispatch::selection()
 }

@@ -217,3 +217,52 @@ fn every_backend_has_its_force_feature() {
         assert_eq!(b.force_feature(), format!("force-{}", b.name()));
     }
 }
+
+/// Set in the child process of the test below.
+const CHILD: &str = "HQ_FACADE_TEST_CHILD";
+
+#[test]
+fn a_bad_hq_backend_names_the_variable_its_value_and_the_valid_names() {
+    if std::env::var_os(CHILD).is_some() {
+        // The child, run with HQ_BACKEND=turbo: `init` returns the error,
+        // and a free function's first call panics with the same sentence.
+        let err = hq::init().expect_err("HQ_BACKEND=turbo is refused");
+        println!("init-debug: {err:?}");
+        println!("init-display: {err}");
+        let panic = std::panic::catch_unwind(|| hq::queen_attacks(Square::E4, Bitboard::EMPTY))
+            .expect_err("a free function panics on a bad HQ_BACKEND");
+        let text = panic
+            .downcast_ref::<String>()
+            .cloned()
+            .unwrap_or_default();
+        println!("panic: {text}");
+        return;
+    }
+    if Backend::forced().next().is_some() {
+        // A forced build reads HQ_BACKEND too, but may refuse it for another
+        // reason first (no forced backend runs here).
+        return;
+    }
+    let out = std::process::Command::new(std::env::current_exe().expect("the test binary"))
+        .args([
+            "--exact",
+            "a_bad_hq_backend_names_the_variable_its_value_and_the_valid_names",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(CHILD, "1")
+        .env("HQ_BACKEND", "turbo")
+        .output()
+        .expect("the test binary runs again");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    let expected = "environment variable HQ_BACKEND=\"turbo\" is invalid: unknown backend \
+                    \"turbo\"; valid names are: auto, pext";
+    for prefix in ["init-debug: ", "init-display: ", "panic: hq: "] {
+        assert!(
+            stdout.contains(&format!("{prefix}{expected}")),
+            "{prefix}...\n{stdout}"
+        );
+    }
+    assert!(stdout.contains("call hq::init() at start-up"), "{stdout}");
+}

@@ -1,0 +1,80 @@
+//! The facade's free functions against the backend they chose and a job,
+//! timed by interleaved rounds (A B C, B C A, ...) and the median: a quick,
+//! steady comparison of the call mechanism, single lookups only.
+//!
+//! ```text
+//! cargo run --release -p hq-benches --example free_functions [-- --rounds 41]
+//! ```
+
+use clap::Parser;
+use hq::{Backend, SliderAttacks, WithBackend};
+use hq_benches::{Data, Facade, Job, Lookup, Ours, Piece, Workload, lookups_per_iteration, run};
+use std::hint::black_box;
+use std::time::Instant;
+
+/// Free functions against their backend, interleaved.
+#[derive(Parser)]
+struct Args {
+    /// Timed rounds per row (the median is printed).
+    #[arg(long, default_value_t = 41)]
+    rounds: usize,
+}
+
+type Timed = Box<dyn Fn(&Data, Workload, Piece) -> u64>;
+
+fn timed<L: Lookup>(lookup: L) -> Timed {
+    Box::new(move |data, workload, piece| run(lookup, workload, piece, data))
+}
+
+fn main() {
+    let args = Args::parse();
+    let data = Data::new();
+    let chosen = hq::active_backend();
+    struct Token;
+    impl WithBackend for Token {
+        type Output = Timed;
+        fn run<B: SliderAttacks>(self, token: B) -> Timed {
+            timed(Ours(token))
+        }
+    }
+    let rows: Vec<(String, Timed)> = vec![
+        (
+            chosen.name().to_owned(),
+            hq::with_backend(chosen, Token).expect("the chosen backend runs"),
+        ),
+        ("hq".to_owned(), timed(Facade)),
+        ("hq-job".to_owned(), timed(Job)),
+    ];
+    let _ = Backend::all();
+    println!("{}", hq::selection());
+    for workload in [Workload::Throughput, Workload::Latency] {
+        for piece in Piece::ALL {
+            let mut samples = vec![Vec::new(); rows.len()];
+            for round in 0..args.rounds + 1 {
+                for k in 0..rows.len() {
+                    let i = (k + round) % rows.len();
+                    let start = Instant::now();
+                    black_box((rows[i].1)(&data, workload, piece));
+                    let ns = start.elapsed().as_nanos() as f64;
+                    if round > 0 {
+                        samples[i].push(ns / lookups_per_iteration(workload) as f64);
+                    }
+                }
+            }
+            let medians: Vec<f64> = samples
+                .iter_mut()
+                .map(|s| {
+                    s.sort_by(f64::total_cmp);
+                    s[s.len() / 2]
+                })
+                .collect();
+            let base = 1000.0 / medians[0];
+            print!("{:10} {:6}", workload.name(), piece.name());
+            for ((name, _), m) in rows.iter().zip(&medians) {
+                let mps = 1000.0 / m;
+                print!("  {name} {mps:6.0} ({:.2}x)", mps / base);
+            }
+            println!();
+        }
+    }
+}
