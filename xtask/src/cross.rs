@@ -119,7 +119,7 @@ fn has_program(program: &str) -> bool {
 }
 
 /// Whether the toolchain has the standard library for `triple`.
-fn has_target(triple: &str) -> bool {
+pub fn has_target(triple: &str) -> bool {
     Command::new("rustc")
         .args(["--print", "target-libdir", "--target", triple])
         .output()

@@ -139,6 +139,53 @@ fn forcing_an_unsupported_backend_is_a_clear_error() -> Result<(), String> {
     Ok(())
 }
 
+/// The largest WebAssembly module that calls one free function may be.
+const WASM_MODULE_LIMIT: u64 = 100 * 1024;
+
+/// A `wasm32-unknown-unknown` release module exporting one function that
+/// calls `hq::queen_attacks` stays within [`WASM_MODULE_LIMIT`]: the PEXT
+/// table and the research backends are not linked where they cannot run or
+/// are not chosen.
+fn wasm_module_size() -> Result<(), String> {
+    let target = "wasm32-unknown-unknown";
+    if !crate::cross::has_target(target) {
+        println!("\nSKIPPED wasm module size: rustup target {target} is not installed");
+        return Ok(());
+    }
+    let target_dir = crate::workspace_root().join("target/wasm-size");
+    println!("\n==> cargo build -p hq-wasm-size --release --target {target} (no debug info)");
+    let status = Command::new(env!("CARGO"))
+        .args([
+            "build",
+            "-q",
+            "-p",
+            "hq-wasm-size",
+            "--release",
+            "--target",
+            target,
+        ])
+        .env("CARGO_TARGET_DIR", &target_dir)
+        .env("CARGO_PROFILE_RELEASE_DEBUG", "0")
+        .env("CARGO_PROFILE_RELEASE_STRIP", "debuginfo")
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !status.success() {
+        return Err(format!("the wasm module did not build ({status})"));
+    }
+    let module = target_dir.join(format!("{target}/release/hq_wasm_size.wasm"));
+    let size = std::fs::metadata(&module)
+        .map_err(|e| format!("{}: {e}", module.display()))?
+        .len();
+    println!("wasm module calling hq::queen_attacks: {size} bytes (limit {WASM_MODULE_LIMIT})");
+    if size > WASM_MODULE_LIMIT {
+        return Err(format!(
+            "{} is {size} bytes, over the {WASM_MODULE_LIMIT}-byte limit",
+            module.display()
+        ));
+    }
+    Ok(())
+}
+
 /// The task.
 pub fn run(args: &Args) -> Result<(), String> {
     type Step = (&'static str, Box<dyn Fn() -> Result<(), String>>);
@@ -153,6 +200,9 @@ pub fn run(args: &Args) -> Result<(), String> {
             Box::new(forcing_an_unsupported_backend_is_a_clear_error),
         ),
     ];
+    if !args.no_cross {
+        steps.push(("wasm module size", Box::new(wasm_module_size)));
+    }
     if !args.no_emu {
         steps.push((
             "emulated suites",

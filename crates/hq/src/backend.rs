@@ -51,11 +51,22 @@ impl Backend {
             }
             Ok(name) => Backend::from_name(&name)
                 .and_then(Backend::check_supported)
+                .and_then(Backend::check_dispatched)
                 .map(Some)
                 .map_err(|e| BackendError::Environment {
                     value: name,
                     cause: Box::new(e),
                 }),
+        }
+    }
+
+    /// `Ok(self)` if the free functions can dispatch to the backend
+    /// ([`Backend::is_dispatched`]), else the error that says how to get it.
+    pub fn check_dispatched(self) -> Result<Backend, BackendError> {
+        if self.is_dispatched() {
+            Ok(self)
+        } else {
+            Err(BackendError::NotDispatched { requested: self })
         }
     }
 
@@ -103,6 +114,12 @@ pub enum BackendError {
         /// The backend asked for.
         requested: Backend,
     },
+    /// The backend is not in the free functions' run-time dispatch (a
+    /// research backend, without the `all-backends` feature).
+    NotDispatched {
+        /// The backend asked for.
+        requested: Backend,
+    },
     /// This build forces backends, and the CPU runs none of them.
     NoForcedBackendRuns {
         /// Why each forced backend cannot run.
@@ -117,7 +134,10 @@ impl fmt::Display for BackendError {
         };
         match self {
             BackendError::Environment { value, cause } => {
-                write!(f, "environment variable {ENV_VAR}={value:?} is invalid: {cause}")
+                write!(
+                    f,
+                    "environment variable {ENV_VAR}={value:?} is invalid: {cause}"
+                )
             }
             BackendError::UnknownName(name) => write!(
                 f,
@@ -136,6 +156,13 @@ impl fmt::Display for BackendError {
                  `--features hq/{}`",
                 list(&mut Backend::forced()),
                 requested.force_feature()
+            ),
+            BackendError::NotDispatched { requested } => write!(
+                f,
+                "backend {requested} is not in this build's run-time dispatch, which links \
+                 only the backends a CPU class chooses (dispatched here: {}); enable the \
+                 `all-backends` feature of hq, or run a job on it with hq::with_backend",
+                list(&mut Backend::ALL.iter().copied().filter(|b| b.is_dispatched()))
             ),
             BackendError::NoForcedBackendRuns { missing } => {
                 write!(

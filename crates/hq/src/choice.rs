@@ -318,6 +318,54 @@ pub const CLASSES: &[ClassChoice] = &[
     },
 ];
 
+/// Whether a class for `level` can match a CPU this build runs on: its level
+/// is portable or of this build's architecture.
+const fn level_on_this_target(level: Level) -> bool {
+    let Some(arch) = level.arch() else {
+        return true;
+    };
+    let this: &str = if cfg!(target_arch = "x86_64") {
+        "x86_64"
+    } else if cfg!(target_arch = "aarch64") {
+        "aarch64"
+    } else if cfg!(target_arch = "wasm32") {
+        "wasm32"
+    } else {
+        return false;
+    };
+    let (a, b) = (arch.as_bytes(), this.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Whether some class of this build's target chooses `backend` for some
+/// entry point: the backends the free functions' run-time dispatch links.
+pub const fn chosen_on_this_target(backend: Backend) -> bool {
+    let mut i = 0;
+    while i < CLASSES.len() {
+        let class = &CLASSES[i];
+        let c = class.choice;
+        if level_on_this_target(class.level)
+            && (c.single as u8 == backend as u8
+                || c.batch as u8 == backend as u8
+                || c.setwise as u8 == backend as u8)
+        {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
 /// The class of a CPU with `identity` and levels `has_level`.
 pub fn classify(identity: Identity, has_level: impl Fn(Level) -> bool) -> &'static ClassChoice {
     CLASSES

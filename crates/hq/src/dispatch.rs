@@ -20,7 +20,9 @@ use hq_core::cpu::compiled_fn;
 use hq_core::{Bitboard, Line, SliderAttacks, Square};
 use std::fmt;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, Ordering};
+#[cfg(target_arch = "x86_64")]
+use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
 
 /// How this build chooses.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -211,7 +213,7 @@ pub(crate) fn selection() -> Result<Selection, BackendError> {
 
 /// Installs `backend` for every entry point (checked), recording why.
 pub(crate) fn set(backend: Backend) -> Result<(), BackendError> {
-    backend.check_supported()?;
+    backend.check_supported()?.check_dispatched()?;
     if FORCED && !backend.is_forced() {
         return Err(BackendError::NotForced { requested: backend });
     }
@@ -238,9 +240,11 @@ fn install(choice: Choice) {
             slot.store(index_of(backend), Ordering::Release);
         }
     } else {
-        let (singles, _, _) = registry::tables(choice.single);
-        let (_, batches, _) = registry::tables(choice.batch);
-        let setwise = looping_setwise(choice).unwrap_or(registry::tables(choice.setwise).2);
+        // `decide` and `set` accept only dispatched backends.
+        let tables = |b: Backend| registry::tables(b).expect("a dispatched backend");
+        let (singles, _, _) = tables(choice.single);
+        let (_, batches, _) = tables(choice.batch);
+        let setwise = looping_setwise(choice).unwrap_or_else(|| tables(choice.setwise).2);
         SINGLES.store(ptr(singles), Ordering::Release);
         #[cfg(target_arch = "x86_64")]
         SINGLES_ARE_PEXT.store(choice.single == Backend::Pext, Ordering::Relaxed);
@@ -561,12 +565,12 @@ pub(crate) fn forced<W: WithBackend>(group: Group, job: W) -> W::Output {
 }
 
 // ---------------------------------------------------------------------------
-// The combined token of `with_active_backend`.
+// The token of `with_active_backend`.
 
 /// The set-wise table of a choice that loops over its single backend's
 /// lookups below its set-wise backend ([`Choice::loops_setwise`]): one per
 /// combination the choice table uses (`None` for any other; `tests/choice.rs`
-/// checks every row has its table).
+/// checks every row has its table, [`has_setwise_table`]).
 fn looping_setwise(choice: Choice) -> Option<&'static Setwise> {
     use Backend::*;
     if !choice.loops_setwise() {
@@ -600,48 +604,133 @@ fn looping<S: SliderAttacks, W: SliderAttacks, const LOOP: u32>(
     ))
 }
 
-/// Methods that hand their arguments to the token in field `$field`.
+/// How a job's token serves batches and set-wise calls (the single lookups
+/// are always its own backend's, inlined).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Route {
+    /// The single backend's own entry, inlined into the job.
+    Inline,
+    /// Set-wise only: up to two sliders by the single backend's branch-free
+    /// pair, inlined, more through the free function.
+    PairThenTable,
+    /// Through the free function (one indirect call per batch or set-wise
+    /// call, to the entry compiled for its backend's level).
+    Table,
+}
+
+/// The token [`crate::with_active_backend`] passes to jobs: single lookups
+/// (and the pair entry points) from `S`, the chosen single backend, inlined;
+/// batches and set-wise calls inlined too where `S` serves them, else one
+/// call to the free function, which runs the chosen backend's entry.
+///
+/// So a job is monomorphized once per backend that can serve single lookups
+/// here ([`run_active`]), not once per combination of the three entry
+/// points: at most four copies on x86-64. Its level is `S`'s (a job is
+/// mostly single lookups; compiling a whole job for AVX-512 only because
+/// its batches use it made the board copies of perft zmm moves, and it ran
+/// slower: see the README's perft section).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Active<S> {
+    single: S,
+    batch: Route,
+    setwise: Route,
+}
+
+impl<S: SliderAttacks> Active<S> {
+    /// The token for `choice`, whose single backend is `S`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support `S` (the installed choice's backends were checked).
+    unsafe fn for_choice(choice: Choice) -> Self {
+        let own = |b: Backend| b.name() == S::NAME;
+        Active {
+            // SAFETY: the caller guarantees the CPU supports `S`.
+            single: unsafe { S::new_unchecked() },
+            batch: if own(choice.batch) {
+                Route::Inline
+            } else {
+                Route::Table
+            },
+            setwise: if own(choice.setwise) {
+                Route::Inline
+            } else if choice.loops_setwise() && choice.setwise_loop == 2 && own(choice.single) {
+                Route::PairThenTable
+            } else {
+                Route::Table
+            },
+        }
+    }
+}
+
+/// Methods that hand their arguments to the single backend.
 macro_rules! forward {
-    ($field:tt => $($method:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?;)*) => {
+    ($($method:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?;)*) => {
         $(
             #[inline(always)]
             fn $method(self, $($arg: $ty),*) $(-> $ret)? {
-                self.$field.$method($($arg),*)
+                self.single.$method($($arg),*)
             }
         )*
     };
 }
 
-/// A token that takes each entry point from another backend, as a [`Choice`]
-/// does: single lookups (and the pair entry points) from `S`, batches from
-/// `B`, set-wise calls from `W` (from `S`'s lookups up to `SETWISE_LOOP`
-/// sliders, [`Choice::setwise_loop`]). What [`crate::with_active_backend`]
-/// passes to jobs when the chosen backends differ.
-///
-/// Its level, the one jobs are compiled for, is the single lookups' (a job
-/// is mostly single lookups): the batch and set-wise kernels stay calls
-/// when they need more. Compiling a job for AVX-512 only because its
-/// batches use it was measured to cost: perft on `Combined<Pext, Avx512,
-/// Avx512>` ran at 680 M nodes/s compiled for x86-64-v4 and at 900 for
-/// x86-64-v3 (Intel Xeon, `intel-r-xeon-r-processor-f6-ma7-s1`; the board
-/// copies become zmm moves).
-#[derive(Clone, Copy, Debug)]
-pub struct Combined<S, B, W, const SETWISE_LOOP: u32 = 0>(S, B, W);
+/// Batch methods: inlined, or the free function.
+macro_rules! batch {
+    ($($method:ident;)*) => {
+        $(
+            #[inline(always)]
+            fn $method(self, squares: &[Square], occ: Bitboard, out: &mut [Bitboard]) {
+                match self.batch {
+                    Route::Table => crate::$method(squares, occ, out),
+                    _ => self.single.$method(squares, occ, out),
+                }
+            }
+        )*
+    };
+}
 
-impl<S: SliderAttacks, B: SliderAttacks, W: SliderAttacks, const SETWISE_LOOP: u32> SliderAttacks
-    for Combined<S, B, W, SETWISE_LOOP>
-{
+/// Set-wise methods: inlined, the pair then the free function, or the free function.
+macro_rules! setwise {
+    ($($method:ident => $single:ident;)*) => {
+        $(
+            #[inline(always)]
+            fn $method(self, sliders: Bitboard, occ: Bitboard) -> Bitboard {
+                match self.setwise {
+                    Route::Inline => self.single.$method(sliders, occ),
+                    Route::PairThenTable if hq_core::at_most(sliders.0, 2) => {
+                        let s = self.single;
+                        hq_core::union_of_up_to_two(
+                            sliders,
+                            occ,
+                            #[inline(always)]
+                            |sq, o| s.$single(sq, o),
+                        )
+                    }
+                    _ => crate::$method(sliders, occ),
+                }
+            }
+        )*
+    };
+}
+
+impl<S: SliderAttacks> SliderAttacks for Active<S> {
     const NAME: &'static str = "auto";
     const LEVEL: hq_core::cpu::Level = S::LEVEL;
 
     fn is_supported() -> bool {
-        S::is_supported() && B::is_supported() && W::is_supported()
+        S::is_supported()
     }
     unsafe fn new_unchecked() -> Self {
-        // SAFETY: the caller guarantees every part is supported.
-        unsafe { Combined(S::new_unchecked(), B::new_unchecked(), W::new_unchecked()) }
+        Active {
+            // SAFETY: the caller guarantees the CPU supports `S`.
+            single: unsafe { S::new_unchecked() },
+            // The free functions serve any choice (they check their own).
+            batch: Route::Table,
+            setwise: Route::Table,
+        }
     }
-    forward!(0 =>
+    forward!(
         line_attacks(line: Line, sq: Square, occ: Bitboard) -> Bitboard;
         rook_attacks(sq: Square, occ: Bitboard) -> Bitboard;
         bishop_attacks(sq: Square, occ: Bitboard) -> Bitboard;
@@ -650,104 +739,106 @@ impl<S: SliderAttacks, B: SliderAttacks, W: SliderAttacks, const SETWISE_LOOP: u
         bishop_attacks_pair(sq: Square, occ: Bitboard, reversed: Bitboard) -> Bitboard;
         queen_attacks_pair(sq: Square, occ: Bitboard, reversed: Bitboard) -> Bitboard;
     );
-    forward!(1 =>
+    batch!(rook_attacks_batch; bishop_attacks_batch; queen_attacks_batch;);
+    setwise!(
+        rook_attacks_setwise => rook_attacks;
+        bishop_attacks_setwise => bishop_attacks;
+        queen_attacks_setwise => queen_attacks;
+    );
+}
+
+/// A token that reaches every entry point through the free functions: what
+/// jobs get when the chosen single backend is none that [`run_active`]
+/// monomorphizes (a research backend named by `HQ_BACKEND`, say, or the
+/// portable choice of a CPU with no SIMD level at all).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Dynamic(());
+
+/// Methods that call the free function of the same name.
+macro_rules! free {
+    ($($method:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?;)*) => {
+        $(
+            #[inline(always)]
+            fn $method(self, $($arg: $ty),*) $(-> $ret)? {
+                crate::$method($($arg),*)
+            }
+        )*
+    };
+}
+
+impl SliderAttacks for Dynamic {
+    const NAME: &'static str = "auto";
+    const LEVEL: hq_core::cpu::Level = hq_core::cpu::Level::Baseline;
+
+    unsafe fn new_unchecked() -> Self {
+        Dynamic(())
+    }
+    free!(
+        line_attacks(line: Line, sq: Square, occ: Bitboard) -> Bitboard;
+        rook_attacks(sq: Square, occ: Bitboard) -> Bitboard;
+        bishop_attacks(sq: Square, occ: Bitboard) -> Bitboard;
+        queen_attacks(sq: Square, occ: Bitboard) -> Bitboard;
         rook_attacks_batch(squares: &[Square], occ: Bitboard, out: &mut [Bitboard]);
         bishop_attacks_batch(squares: &[Square], occ: Bitboard, out: &mut [Bitboard]);
         queen_attacks_batch(squares: &[Square], occ: Bitboard, out: &mut [Bitboard]);
+        rook_attacks_setwise(rooks: Bitboard, occ: Bitboard) -> Bitboard;
+        bishop_attacks_setwise(bishops: Bitboard, occ: Bitboard) -> Bitboard;
+        queen_attacks_setwise(queens: Bitboard, occ: Bitboard) -> Bitboard;
     );
-    #[inline(always)]
-    fn rook_attacks_setwise(self, rooks: Bitboard, occ: Bitboard) -> Bitboard {
-        let tokens = (self.0, self.2);
-        looping::<S, W, SETWISE_LOOP>(rooks, occ, S::rook_attacks, W::rook_attacks_setwise, tokens)
-    }
-    #[inline(always)]
-    fn bishop_attacks_setwise(self, bishops: Bitboard, occ: Bitboard) -> Bitboard {
-        let tokens = (self.0, self.2);
-        looping::<S, W, SETWISE_LOOP>(
-            bishops,
-            occ,
-            S::bishop_attacks,
-            W::bishop_attacks_setwise,
-            tokens,
-        )
-    }
-    #[inline(always)]
-    fn queen_attacks_setwise(self, queens: Bitboard, occ: Bitboard) -> Bitboard {
-        let tokens = (self.0, self.2);
-        looping::<S, W, SETWISE_LOOP>(
-            queens,
-            occ,
-            S::queen_attacks,
-            W::queen_attacks_setwise,
-            tokens,
-        )
-    }
 }
 
-/// Runs `job` with the token of `choice`: a plain backend token when one
-/// backend serves every entry point, else the [`Combined`] token of one of
-/// the combinations the choice table uses. `None` if the CPU lacks a backend
-/// of the choice, or the combination is not compiled in ([`has_combination`]).
-pub(crate) fn run_choice<W: WithBackend>(choice: Choice, job: W) -> Option<W::Output> {
-    if choice.single == choice.batch && choice.batch == choice.setwise {
-        return registry::run_with(choice.single, job).ok();
-    }
-    combination::<W>(choice).and_then(|run| run(job))
-}
-
-/// Whether [`crate::with_active_backend`] can run `choice` (every row of the
-/// choice table must pass: `tests/choice.rs`).
-pub fn has_combination(choice: Choice) -> bool {
-    struct Nothing;
-    impl WithBackend for Nothing {
-        type Output = ();
-        fn run<B: SliderAttacks>(self, _: B) {}
-    }
-    let tables = !choice.loops_setwise() || looping_setwise(choice).is_some();
-    tables
-        && ((choice.single == choice.batch && choice.batch == choice.setwise)
-            || combination::<Nothing>(choice).is_some())
-}
-
-type Runner<W> = fn(W) -> Option<<W as WithBackend>::Output>;
-
-/// The monomorphized runner of a mixed choice: the combinations
-/// [`crate::choice::CLASSES`] uses, each a [`Combined`] type.
-fn combination<W: WithBackend>(choice: Choice) -> Option<Runner<W>> {
+/// Runs `job` for the installed `choice`: with [`Active`] over the chosen
+/// single backend where that backend is one some CPU class of this target
+/// chooses for single lookups, or one this build forces; with [`Dynamic`]
+/// otherwise. These are the only instantiations of a job: on x86-64 `pext`,
+/// `avx2`, `ssse3` and `Dynamic` (plus forced backends); on AArch64 `neon`
+/// and `Dynamic`; on wasm32 `simd128` and `Dynamic`.
+pub(crate) fn run_active<W: WithBackend>(choice: Choice, job: W) -> W::Output {
     use Backend::*;
-    use hq_pext::Pext as P;
-    use hq_simd::{Avx2 as A2, Avx512 as A5};
-    fn run<T: SliderAttacks, W: WithBackend>(job: W) -> Option<W::Output> {
-        T::new().map(|t| {
-            t.run_compiled(
-                #[inline(always)]
-                |t| job.run(t),
-            )
-        })
+    cfg_if::cfg_if! {
+        if #[cfg(target_arch = "x86_64")] {
+            match choice.single {
+                Pext => return run_with_active::<hq_pext::Pext, W>(choice, job),
+                Avx2 => return run_with_active::<hq_simd::Avx2, W>(choice, job),
+                Ssse3 => return run_with_active::<hq_simd::Ssse3, W>(choice, job),
+                _ => {}
+            }
+        } else if #[cfg(target_arch = "aarch64")] {
+            if choice.single == Neon {
+                return run_with_active::<hq_simd::Neon, W>(choice, job);
+            }
+        } else if #[cfg(target_arch = "wasm32")] {
+            if choice.single == Simd128 {
+                return run_with_active::<hq_simd::Simd128, W>(choice, job);
+            }
+        }
     }
-    let setwise_loop = choice.effective_setwise_loop();
-    Some(
-        match (choice.single, choice.batch, choice.setwise, setwise_loop) {
-            (Pext, Avx512, Avx512, 2) => run::<Combined<P, A5, A5, 2>, W>,
-            (Pext, Pext, Avx512, 2) => run::<Combined<P, P, A5, 2>, W>,
-            (Pext, Avx512, Avx512, 0) => run::<Combined<P, A5, A5>, W>,
-            (Pext, Pext, Avx512, 0) => run::<Combined<P, P, A5>, W>,
-            (Pext, Avx2, Avx2, 0) => run::<Combined<P, A2, A2>, W>,
-            (Pext, Avx2, Pext, 0) => run::<Combined<P, A2, P>, W>,
-            // The AArch64 class. Off AArch64 NEON never runs (`new()` is `None`),
-            // so that build answers `None` without monomorphizing the job.
-            #[cfg(target_arch = "aarch64")]
-            (Neon, Neon, ScalarRankTable, 0) => {
-                run::<Combined<hq_simd::Neon, hq_simd::Neon, hq_scalar::ScalarRankTable>, W>
-            }
-            #[cfg(not(target_arch = "aarch64"))]
-            (Neon, Neon, ScalarRankTable, 0) => |_| None,
-            // The portable wasm32 class (a row of wasm32 builds only).
-            #[cfg(target_arch = "wasm32")]
-            (Classic, Classic, ScalarReverse, 0) => {
-                run::<Combined<hq_classic::Classic, hq_classic::Classic, hq_scalar::ScalarReverse>, W>
-            }
-            _ => return None,
-        },
+    match registry::run_forced_active(choice, job) {
+        Ok(out) => out,
+        Err(job) => Dynamic(()).run_compiled(
+            #[inline(always)]
+            |t| job.run(t),
+        ),
+    }
+}
+
+/// Runs `job` with [`Active`] over `S` for `choice`.
+#[inline(always)]
+pub(crate) fn run_with_active<S: SliderAttacks, W: WithBackend>(
+    choice: Choice,
+    job: W,
+) -> W::Output {
+    // SAFETY: the installed choice's backends were checked (`install`).
+    let token = unsafe { Active::<S>::for_choice(choice) };
+    token.run_compiled(
+        #[inline(always)]
+        |t| job.run(t),
     )
+}
+
+/// Whether the free functions have the set-wise table `choice` needs
+/// (every row of the choice table must: `tests/choice.rs`).
+#[doc(hidden)]
+pub fn has_setwise_table(choice: Choice) -> bool {
+    !choice.loops_setwise() || looping_setwise(choice).is_some()
 }

@@ -26,8 +26,11 @@
 //!
 //! Each entry point takes the backend measured fastest for it on this
 //! class of CPU ([`choice::CLASSES`]: data, with the measurements behind
-//! each row). The free functions reach it through one atomic load and one
-//! indirect call per lookup; [`with_active_backend`] pays nothing per lookup.
+//! each row). Where the single lookups are PEXT's, the free functions inline
+//! its lookup behind one relaxed load and a predicted branch (the `pext` is
+//! inline assembly, so the caller needs no target feature); otherwise they
+//! reach the backend through one atomic load and one indirect call per
+//! call. [`with_active_backend`] inlines every lookup into a job.
 //!
 //! * `HQ_BACKEND=<name>` makes one backend serve every entry point (an
 //!   unknown name, or a backend this CPU lacks, is an error, never a silent
@@ -53,7 +56,7 @@ mod registry;
 
 pub use backend::{BackendError, ENV_VAR};
 pub use choice::{Choice, ClassChoice};
-pub use dispatch::{Combined, Mode, Selection, Source, has_combination};
+pub use dispatch::{Mode, Selection, Source, has_setwise_table};
 pub use hq_core::{
     Bitboard, Direction, LINE_MASKS, Line, LineMasks, ParseSquareError, SliderAttacks, Square, cpu,
     piece, reference,
@@ -316,17 +319,74 @@ pub fn with_backend<W: WithBackend>(backend: Backend, job: W) -> Result<W::Outpu
     registry::run_with(backend, job).map_err(BackendError::Unsupported)
 }
 
-/// Runs `job` with the token of the active choice: each entry point from its
-/// chosen backend ([`Combined`] when they differ), compiled for their
-/// instruction set.
+/// Runs `job` with the token of the active choice, compiled for its single
+/// backend's instruction set: single lookups inline, and so do batches and
+/// set-wise calls where the same backend serves them (else each is one call
+/// to the free function).
+///
+/// The job is monomorphized only for the backends some CPU class of the
+/// build's target chooses for single lookups, plus forced ones: on x86-64
+/// `pext`, `avx2`, `ssse3` and a token that calls the free functions (used
+/// when `HQ_BACKEND` or [`set_backend`] picked another backend); on AArch64
+/// and wasm32 two. [`with_backend`] reaches every backend.
 ///
 /// # Panics
 ///
 /// As [`selection`].
 pub fn with_active_backend<W: WithBackend>(job: W) -> W::Output {
-    let choice = active_choice();
-    match dispatch::run_choice(choice, job) {
-        Some(out) => out,
-        None => panic!("hq: the choice {choice:?} has no monomorphized combination (a bug)"),
-    }
+    dispatch::run_active(active_choice(), job)
+}
+
+/// A [`WithBackend`] job from a closure-like body, without the boilerplate
+/// (a closure cannot be generic over the backend, so `with_active_backend(|b|
+/// ...)` cannot compile: E0282).
+///
+/// `job!(name: Type = value, ...; |token| -> Output { body })` defines a
+/// job struct holding the named values, whose `run` is `#[inline(always)]`
+/// (so the body is compiled for the backend's instruction set and its
+/// lookups inline) and binds `token` to the backend token and each name to
+/// its value. Borrowed values may use the lifetime `'a`. Without values:
+/// `job!(|token| -> Output { body })`.
+///
+/// ```
+/// use hq::{Bitboard, SliderAttacks, Square};
+///
+/// let occupancy = Bitboard::from(Square::D5);
+/// let squares = [Square::A1, Square::E4];
+/// let mobility = hq::with_active_backend(hq::job!(
+///     occupancy: Bitboard = occupancy, squares: &'a [Square] = &squares;
+///     |backend| -> u32 {
+///         squares.iter().map(|&sq| backend.queen_attacks(sq, occupancy).count()).sum()
+///     }
+/// ));
+/// assert_eq!(mobility, 21 + 24);
+///
+/// let empty_board = hq::with_active_backend(hq::job!(|backend| -> u32 {
+///     backend.rook_attacks(Square::A1, Bitboard::EMPTY).count()
+/// }));
+/// assert_eq!(empty_board, 14);
+/// ```
+#[macro_export]
+macro_rules! job {
+    (|$token:ident| -> $out:ty $body:block) => {
+        $crate::job!(; |$token| -> $out $body)
+    };
+    ($($name:ident: $ty:ty = $value:expr),* $(,)?; |$token:ident| -> $out:ty $body:block) => {{
+        struct Job<'a> {
+            $($name: $ty,)*
+            _borrows: ::core::marker::PhantomData<&'a ()>,
+        }
+        impl<'a> $crate::WithBackend for Job<'a> {
+            type Output = $out;
+            #[inline(always)]
+            fn run<B: $crate::SliderAttacks>(self, $token: B) -> $out {
+                let Job { $($name,)* _borrows: _ } = self;
+                $body
+            }
+        }
+        Job {
+            $($name: $value,)*
+            _borrows: ::core::marker::PhantomData,
+        }
+    }};
 }

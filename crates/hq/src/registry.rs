@@ -57,6 +57,18 @@ macro_rules! backends {
                 match self { $(Backend::$variant => cfg!(feature = $feature)),* }
             }
 
+            /// Whether the free functions can dispatch to the backend
+            /// (`HQ_BACKEND`, [`crate::set_backend`]): the backends some CPU
+            /// class of this build's target chooses, the forced ones, or
+            /// every backend with the `all-backends` feature. The others
+            /// (research backends) stay out of programs that only call the
+            /// free functions; [`crate::with_backend`] runs any backend.
+            pub const fn is_dispatched(self) -> bool {
+                self.is_forced()
+                    || cfg!(feature = "all-backends")
+                    || crate::choice::chosen_on_this_target(self)
+            }
+
             /// `Ok(self)` if this CPU runs the backend, else what it lacks.
             pub fn check_supported(self) -> Result<Backend, BackendError> {
                 match self {
@@ -68,7 +80,8 @@ macro_rules! backends {
         }
 
         /// Runs `job` with the token of `backend`, compiled for its
-        /// instruction set ([`SliderAttacks::run_compiled`]).
+        /// instruction set ([`SliderAttacks::run_compiled`]): what
+        /// [`crate::with_backend`] monomorphizes, every backend.
         pub(crate) fn run_with<W: WithBackend>(backend: Backend, job: W) -> Result<W::Output, MissingFeatures> {
             match backend {
                 $(Backend::$variant => {
@@ -98,14 +111,35 @@ macro_rules! backends {
             }
         }
 
-        /// The run-time dispatch tables of `backend`.
-        pub(crate) fn tables(backend: Backend) -> (&'static Singles, &'static Batches, &'static Setwise) {
+        /// Runs `job` with [`crate::dispatch::run_with_active`] over a forced
+        /// single backend of `choice`; gives the job back if `choice.single`
+        /// is not forced.
+        #[allow(unreachable_code, unused_variables)] // a build with no force-* feature has no arm
+        pub(crate) fn run_forced_active<W: WithBackend>(choice: crate::Choice, job: W) -> Result<W::Output, W> {
+            match choice.single {
+                $(
+                    #[cfg(feature = $feature)]
+                    Backend::$variant => Ok(crate::dispatch::run_with_active::<$token, W>(choice, job)),
+                )*
+                #[allow(unreachable_patterns)]
+                _ => Err(job),
+            }
+        }
+
+        /// The run-time dispatch tables of `backend`, if it is one the
+        /// free functions dispatch to ([`Backend::is_dispatched`]): only
+        /// those are linked into a program that calls the free functions.
+        pub(crate) fn tables(backend: Backend) -> Option<(&'static Singles, &'static Batches, &'static Setwise)> {
             match backend {
-                $(Backend::$variant => (
-                    const { &Singles::of::<$token>() },
-                    const { &Batches::of::<$token>() },
-                    const { &Setwise::of::<$token>() },
-                ),)*
+                $(Backend::$variant => if const { Backend::$variant.is_dispatched() } {
+                    Some((
+                        const { &Singles::of::<$token>() },
+                        const { &Batches::of::<$token>() },
+                        const { &Setwise::of::<$token>() },
+                    ))
+                } else {
+                    None
+                },)*
             }
         }
     };

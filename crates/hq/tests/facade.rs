@@ -163,7 +163,7 @@ fn the_selection_follows_the_class_or_the_forced_features() {
     for b in [choice.single, choice.batch, choice.setwise] {
         assert!(b.is_supported(), "{b} was chosen but does not run here");
     }
-    assert!(hq::has_combination(choice), "{choice:?}");
+    assert!(hq::has_setwise_table(choice), "{choice:?}");
     match selection.mode {
         Mode::RunTime => {
             assert!(Backend::forced().next().is_none());
@@ -231,10 +231,7 @@ fn a_bad_hq_backend_names_the_variable_its_value_and_the_valid_names() {
         println!("init-display: {err}");
         let panic = std::panic::catch_unwind(|| hq::queen_attacks(Square::E4, Bitboard::EMPTY))
             .expect_err("a free function panics on a bad HQ_BACKEND");
-        let text = panic
-            .downcast_ref::<String>()
-            .cloned()
-            .unwrap_or_default();
+        let text = panic.downcast_ref::<String>().cloned().unwrap_or_default();
         println!("panic: {text}");
         return;
     }
@@ -255,7 +252,11 @@ fn a_bad_hq_backend_names_the_variable_its_value_and_the_valid_names() {
         .output()
         .expect("the test binary runs again");
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let expected = "environment variable HQ_BACKEND=\"turbo\" is invalid: unknown backend \
                     \"turbo\"; valid names are: auto, pext";
     for prefix in ["init-debug: ", "init-display: ", "panic: hq: "] {
@@ -265,4 +266,43 @@ fn a_bad_hq_backend_names_the_variable_its_value_and_the_valid_names() {
         );
     }
     assert!(stdout.contains("call hq::init() at start-up"), "{stdout}");
+}
+
+#[test]
+fn a_backend_outside_the_dispatch_is_refused_with_how_to_get_it() {
+    let outside: Vec<Backend> = Backend::all()
+        .iter()
+        .copied()
+        .filter(|b| !b.is_dispatched() && b.is_supported())
+        .collect();
+    if outside.is_empty() {
+        println!("facade: every backend this CPU runs is dispatched in this build (all-backends)");
+    }
+    for b in outside {
+        let err = hq::set_backend(b).unwrap_err();
+        assert_eq!(err, BackendError::NotDispatched { requested: b });
+        let text = err.to_string();
+        assert!(
+            text.contains("all-backends") && text.contains("with_backend"),
+            "{text}"
+        );
+        // with_backend still runs it.
+        assert!(hq::with_backend(b, Suite).is_ok());
+    }
+    // Whatever the features, the backends a class of this target chooses are dispatched.
+    for class in hq::choice::CLASSES {
+        if class
+            .level
+            .arch()
+            .is_none_or(|a| a == std::env::consts::ARCH)
+        {
+            for b in [
+                class.choice.single,
+                class.choice.batch,
+                class.choice.setwise,
+            ] {
+                assert!(b.is_dispatched(), "{b} of class {}", class.name);
+            }
+        }
+    }
 }

@@ -1,0 +1,53 @@
+//! `with_active_backend` monomorphizes a job only for the backends some CPU
+//! class of this target can choose for single lookups (plus forced ones),
+//! not for every backend and combination: counted from the symbols of this
+//! test binary.
+
+use hq::{Backend, Bitboard, SliderAttacks, Square, WithBackend};
+use std::hint::black_box;
+
+/// One copy of this function per job instantiation.
+#[inline(never)]
+fn instantiation_probe<B: SliderAttacks>(backend: B, sq: Square) -> Bitboard {
+    backend.queen_attacks(sq, Bitboard::EMPTY)
+}
+
+struct Probe;
+impl WithBackend for Probe {
+    type Output = Bitboard;
+    fn run<B: SliderAttacks>(self, backend: B) -> Bitboard {
+        instantiation_probe(black_box(backend), black_box(Square::E4))
+    }
+}
+
+#[test]
+fn with_active_backend_instantiates_a_job_at_most_four_times_on_x86_64() {
+    assert_eq!(hq::with_active_backend(Probe).count(), 27);
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let out = std::process::Command::new("nm")
+        .arg("--demangle")
+        .arg(&exe)
+        .output()
+        .expect("nm (binutils, installed beside the C linker Rust uses) lists the symbols");
+    assert!(out.status.success(), "nm failed on {}", exe.display());
+    let symbols = String::from_utf8_lossy(&out.stdout);
+    let copies: Vec<&str> = symbols
+        .lines()
+        .filter(|l| l.contains("instantiation_probe"))
+        .collect();
+    let limit = if cfg!(target_arch = "x86_64") { 4 } else { 2 } + Backend::forced().count();
+    println!(
+        "instantiations: {} copies of a job under with_active_backend (at most {limit})",
+        copies.len()
+    );
+    assert!(
+        !copies.is_empty(),
+        "no symbol found: the probe was inlined or renamed"
+    );
+    assert!(
+        copies.len() <= limit,
+        "{} copies of one job, at most {limit} expected:\n{}",
+        copies.len(),
+        copies.join("\n")
+    );
+}
