@@ -188,16 +188,76 @@ static ATTACKS: [u64; ROOK_ENTRIES + BISHOP_ENTRIES] = {
 impl Pext {
     #[inline(always)]
     fn lookup(self, entry: &Entry, occupancy: u64) -> u64 {
+        // SAFETY: `entry.mask` is the entry's own mask.
+        unsafe { self.lookup_masked(entry, occupancy, entry.mask) }
+    }
+
+    /// The lookup with `mask` in place of the entry's.
+    ///
+    /// # Safety
+    ///
+    /// `mask` must be a subset of `entry.mask` (the entry's own mask, or 0),
+    /// so that the index stays inside the square's slice.
+    #[inline(always)]
+    unsafe fn lookup_masked(self, entry: &Entry, occupancy: u64, mask: u64) -> u64 {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the token proves x86-64-v3, which has BMI2.
-        let index = unsafe { bmi2::pext(occupancy, entry.mask) };
+        let index = unsafe { bmi2::pext(occupancy, mask) };
         #[cfg(not(target_arch = "x86_64"))]
-        let index = soft_pext(occupancy, entry.mask);
-        debug_assert!(index < 1 << entry.mask.count_ones());
-        // SAFETY: `index < 2^popcount(mask)` (PEXT packs the mask's bits), and
-        // the square's slice of that many entries lies inside `ATTACKS`
+        let index = soft_pext(occupancy, mask);
+        debug_assert!(mask & !entry.mask == 0 && index < 1 << entry.mask.count_ones());
+        // SAFETY: `index < 2^popcount(mask) <= 2^popcount(entry.mask)` (PEXT
+        // packs the mask's bits; the caller keeps `mask` inside the entry's),
+        // and the square's slice of that many entries lies inside `ATTACKS`
         // (`layout` lays them out back to back; `table_sizes_are_the_known_ones`).
         unsafe { *entry.attacks.add(index as usize) }
+    }
+
+    /// The relevant-occupancy mask of a rook on `sq`: what
+    /// [`Pext::rook_attacks_masked`] takes.
+    pub const fn rook_mask(sq: Square) -> u64 {
+        ROOK_LAYOUT[sq as usize].0
+    }
+
+    /// The relevant-occupancy mask of a bishop on `sq`.
+    pub const fn bishop_mask(sq: Square) -> u64 {
+        BISHOP_LAYOUT[sq as usize].0
+    }
+
+    /// Rook attacks, with the square's mask supplied by the caller: for a
+    /// dispatcher that keeps the masks in its own memory and zeroes them
+    /// when PEXT is not its choice, so that one load both fetches the mask
+    /// and tells whether to take this path (the facade's free functions).
+    ///
+    /// # Safety
+    ///
+    /// `mask` must be [`Pext::rook_mask`]`(sq)` or 0 (0 gives a wrong
+    /// attack set, but reads inside the table).
+    #[inline(always)]
+    pub unsafe fn rook_attacks_masked(
+        self,
+        sq: Square,
+        occupancy: Bitboard,
+        mask: u64,
+    ) -> Bitboard {
+        // SAFETY: the caller passes the square's mask or 0, a subset of it.
+        Bitboard(unsafe { self.lookup_masked(&ENTRIES.rook[sq as usize], occupancy.0, mask) })
+    }
+
+    /// Bishop attacks with the square's mask supplied (see [`Pext::rook_attacks_masked`]).
+    ///
+    /// # Safety
+    ///
+    /// `mask` must be [`Pext::bishop_mask`]`(sq)` or 0.
+    #[inline(always)]
+    pub unsafe fn bishop_attacks_masked(
+        self,
+        sq: Square,
+        occupancy: Bitboard,
+        mask: u64,
+    ) -> Bitboard {
+        // SAFETY: the caller passes the square's mask or 0, a subset of it.
+        Bitboard(unsafe { self.lookup_masked(&ENTRIES.bishop[sq as usize], occupancy.0, mask) })
     }
 }
 

@@ -140,7 +140,7 @@ impl WithBackend for Setwise {
 /// else one indirect call through the installed table.
 macro_rules! entry_point {
     ($(#[$doc:meta])* $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?,
-     $(check $check:expr,)? $(pext $pext:ident($($pext_arg:expr),*),)?
+     $(check $check:expr,)? $(pext $pext:ident($($pext_arg:expr),*) else $cold:ident,)?
      forced $group:ident $job:expr, table $table:ident.$field:ident($($call:expr),*)) => {
         $(#[$doc])*
         #[inline]
@@ -150,14 +150,14 @@ macro_rules! entry_point {
                 return dispatch::forced(Group::$group, $job);
             }
             $(
-                #[cfg(target_arch = "x86_64")]
-                if dispatch::singles_are_pext() {
-                    // SAFETY: the flag is set only after `Pext` passed its
-                    // CPU check (dispatch::install).
-                    let pext = unsafe { <hq_pext::Pext as SliderAttacks>::new_unchecked() };
-                    return pext.$pext($($pext_arg),*);
+                if let Some(attacks) = dispatch::$pext($($pext_arg),*) {
+                    return attacks;
                 }
+                // Out of line and cold, so that the inlined PEXT lookup is
+                // the fall-through path of the caller's loop.
+                return dispatch::$cold($($pext_arg),*);
             )?
+            #[allow(unreachable_code)]
             // SAFETY: the installed table's backend was checked (dispatch::install).
             unsafe { (dispatch::$table().$field)($($call),*) }
         }
@@ -167,25 +167,25 @@ macro_rules! entry_point {
 entry_point!(
     /// Rook attacks from `sq` over `occupancy`.
     rook_attacks(sq: Square, occupancy: Bitboard) -> Bitboard,
-    pext rook_attacks(sq, occupancy),
+    pext pext_rook(sq, occupancy) else cold_rook,
     forced Single Single(Piece::Rook, sq, occupancy), table singles.rook(sq, occupancy)
 );
 entry_point!(
     /// Bishop attacks from `sq` over `occupancy`.
     bishop_attacks(sq: Square, occupancy: Bitboard) -> Bitboard,
-    pext bishop_attacks(sq, occupancy),
+    pext pext_bishop(sq, occupancy) else cold_bishop,
     forced Single Single(Piece::Bishop, sq, occupancy), table singles.bishop(sq, occupancy)
 );
 entry_point!(
     /// Queen attacks from `sq` over `occupancy`.
     queen_attacks(sq: Square, occupancy: Bitboard) -> Bitboard,
-    pext queen_attacks(sq, occupancy),
+    pext pext_queen(sq, occupancy) else cold_queen,
     forced Single Single(Piece::Queen, sq, occupancy), table singles.queen(sq, occupancy)
 );
 entry_point!(
     /// Attacks from `sq` along one `line` (both directions).
     line_attacks(line: Line, sq: Square, occupancy: Bitboard) -> Bitboard,
-    pext line_attacks(line, sq, occupancy),
+    pext pext_line(line, sq, occupancy) else cold_line,
     forced Single LineJob(line, sq, occupancy), table singles.line(line, (sq, occupancy))
 );
 entry_point!(
