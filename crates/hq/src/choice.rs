@@ -149,11 +149,10 @@ pub const CLASSES: &[ClassChoice] = &[
             setwise: Avx512,
             setwise_loop: 2,
         },
-        evidence: "singles and batches measured on Zen 5 (issue 10's full matrix at commit \
-                   dcc649e, not committed: PEXT 962 M queens/s against 476 for the best HQ \
-                   token; avx512 batches 1203 against 876); set-wise, and its pext loop up \
-                   to 2 sliders, inferred from the Intel AVX-512 run",
-        measured_on: &[],
+        evidence: "measured: benches/results/amd-epyc-f19-m11-s1 (AMD EPYC, Zen 4; rows \
+                   pext, avx512 and the per-piece loops, runtime build, columns throughput, \
+                   batch and set-wise); Zen 5 not committed",
+        measured_on: &["amd-epyc-f19-m11-s1"],
     },
     ClassChoice {
         name: "amd-zen3",
