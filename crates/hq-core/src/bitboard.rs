@@ -2,7 +2,9 @@
 
 use crate::Square;
 use core::fmt;
-use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Shl, Shr};
+use core::ops::{
+    BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Shl, Shr, Sub, SubAssign,
+};
 
 /// A set of squares, one bit per square (a1 = bit 0, h8 = bit 63).
 ///
@@ -69,6 +71,21 @@ impl Bitboard {
         } else {
             Some(Square::from_index_masked(self.0.trailing_zeros() as u8))
         }
+    }
+
+    /// Removes and returns the lowest square (a1 first): the move-generation
+    /// loop `while let Some(sq) = bb.pop_lsb() { ... }`.
+    #[inline]
+    pub const fn pop_lsb(&mut self) -> Option<Square> {
+        let first = self.first();
+        self.0 &= self.0.wrapping_sub(1);
+        first
+    }
+
+    /// Removes and returns the lowest square, as [`Bitboard::pop_lsb`].
+    #[inline]
+    pub const fn pop(&mut self) -> Option<Square> {
+        self.pop_lsb()
     }
 
     /// The board mirrored vertically (a byte swap).
@@ -153,20 +170,33 @@ impl From<Square> for Bitboard {
     }
 }
 
+/// `&`, `|`, `^` and `-` (and-not) with anything that converts into a
+/// bitboard: a `Bitboard`, a `Square` or a `u64` (`bb & 0xFFu64`, `bb | Square::E4`).
 macro_rules! binary_ops {
-    ($($trait:ident $method:ident $assign_trait:ident $assign_method:ident $op:tt),*) => {$(
-        impl $trait for Bitboard {
+    ($($trait:ident $method:ident $assign_trait:ident $assign_method:ident |$a:ident, $b:ident| $op:expr),*) => {$(
+        impl<T: Into<Bitboard>> $trait<T> for Bitboard {
             type Output = Bitboard;
             #[inline]
-            fn $method(self, rhs: Bitboard) -> Bitboard { Bitboard(self.0 $op rhs.0) }
+            fn $method(self, rhs: T) -> Bitboard {
+                let ($a, $b) = (self.0, rhs.into().0);
+                Bitboard($op)
+            }
         }
-        impl $assign_trait for Bitboard {
+        impl<T: Into<Bitboard>> $assign_trait<T> for Bitboard {
             #[inline]
-            fn $assign_method(&mut self, rhs: Bitboard) { self.0 = self.0 $op rhs.0; }
+            fn $assign_method(&mut self, rhs: T) {
+                let ($a, $b) = (self.0, rhs.into().0);
+                self.0 = $op;
+            }
         }
     )*};
 }
-binary_ops!(BitAnd bitand BitAndAssign bitand_assign &, BitOr bitor BitOrAssign bitor_assign |, BitXor bitxor BitXorAssign bitxor_assign ^);
+binary_ops!(
+    BitAnd bitand BitAndAssign bitand_assign |a, b| a & b,
+    BitOr bitor BitOrAssign bitor_assign |a, b| a | b,
+    BitXor bitxor BitXorAssign bitxor_assign |a, b| a ^ b,
+    Sub sub SubAssign sub_assign |a, b| a & !b
+);
 
 impl Not for Bitboard {
     type Output = Bitboard;

@@ -124,42 +124,41 @@ impl Square {
     }
 }
 
-impl From<Square> for u8 {
-    fn from(sq: Square) -> u8 {
-        sq as u8
-    }
-}
-
-impl TryFrom<u8> for Square {
-    type Error = ParseSquareError;
-    fn try_from(index: u8) -> Result<Square, ParseSquareError> {
-        Square::new(index).ok_or(ParseSquareError::IndexOutOfRange(index as u32))
-    }
-}
-
-impl TryFrom<u32> for Square {
-    type Error = ParseSquareError;
-    fn try_from(index: u32) -> Result<Square, ParseSquareError> {
-        if index < 64 {
-            Ok(Square::from_index_masked(index as u8))
-        } else {
-            Err(ParseSquareError::IndexOutOfRange(index))
+/// `From<Square>` for the unsigned integer types: the index (a1 = 0, h8 = 63).
+macro_rules! square_into {
+    ($($int:ty),*) => {$(
+        impl From<Square> for $int {
+            #[inline]
+            fn from(sq: Square) -> $int {
+                sq as $int
+            }
         }
-    }
+    )*};
 }
+square_into!(u8, u16, u32, u64, usize);
 
-impl TryFrom<usize> for Square {
-    type Error = ParseSquareError;
-    fn try_from(index: usize) -> Result<Square, ParseSquareError> {
-        if index < 64 {
-            Ok(Square::from_index_masked(index as u8))
-        } else {
-            Err(ParseSquareError::IndexOutOfRange(
-                index.min(u32::MAX as usize) as u32,
-            ))
+/// `TryFrom` every integer type into a square: indices 0..64 (a1 = 0, h8 =
+/// 63), anything else an error naming the value (saturated into `u32`).
+macro_rules! square_try_from {
+    ($($int:ty),*) => {$(
+        impl TryFrom<$int> for Square {
+            type Error = ParseSquareError;
+            #[inline]
+            #[allow(unused_comparisons, clippy::cast_possible_truncation)]
+            fn try_from(index: $int) -> Result<Square, ParseSquareError> {
+                if index >= 0 && (index as u128) < 64 {
+                    Ok(Square::from_index_masked(index as u8))
+                } else {
+                    let shown = if index < 0 { 0 } else { u32::try_from(index).unwrap_or(u32::MAX) };
+                    Err(ParseSquareError::IndexOutOfRange(shown))
+                }
+            }
         }
-    }
+    )*};
 }
+square_try_from!(
+    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize
+);
 
 /// Why a square could not be made from a string or an index.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -323,16 +323,7 @@ const fn level_on_this_target(level: Level) -> bool {
     let Some(arch) = level.arch() else {
         return true;
     };
-    let this: &str = if cfg!(target_arch = "x86_64") {
-        "x86_64"
-    } else if cfg!(target_arch = "aarch64") {
-        "aarch64"
-    } else if cfg!(target_arch = "wasm32") {
-        "wasm32"
-    } else {
-        return false;
-    };
-    let (a, b) = (arch.as_bytes(), this.as_bytes());
+    let (a, b) = (arch.as_bytes(), hq_core::cpu::TARGET_ARCH.as_bytes());
     if a.len() != b.len() {
         return false;
     }

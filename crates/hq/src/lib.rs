@@ -18,6 +18,9 @@
 //! * single lookups: [`rook_attacks`], [`bishop_attacks`], [`queen_attacks`], [`line_attacks`];
 //! * batches, many squares over one occupancy: [`queen_attacks_batch`] ...;
 //! * set-wise, the union over a set of sliders: [`queen_attacks_setwise`] ...;
+//! * leapers and lines, `const fn` over `const` tables: [`knight_attacks`],
+//!   [`king_attacks`], [`pawn_attacks`], [`between`], [`line`], and the
+//!   portable [`rook_attacks_const`] ... for `const` contexts;
 //! * jobs: [`with_active_backend`] runs your loop monomorphized for the
 //!   chosen backends and compiled for their instruction set, so the
 //!   kernels inline into it — the fastest way to call this crate.
@@ -49,17 +52,22 @@
 //! backend than the throughput-measured choice: the README lists each
 //! backend's latency per CPU; take it with [`with_backend`].
 
+mod attacks;
 mod backend;
 pub mod choice;
 mod dispatch;
 mod registry;
 
+pub use attacks::{
+    Color, between, bishop_attacks_const, king_attacks, knight_attacks, line, pawn_attacks,
+    queen_attacks_const, rook_attacks_const,
+};
 pub use backend::{BackendError, ENV_VAR};
 pub use choice::{Choice, ClassChoice};
 pub use dispatch::{Mode, Selection, Source, has_setwise_table};
 pub use hq_core::{
-    Bitboard, Direction, LINE_MASKS, Line, LineMasks, ParseSquareError, SliderAttacks, Square, cpu,
-    piece, reference,
+    Bitboard, Direction, LINE_MASKS, Line, LineMasks, ParseSquareError, SliderAttacks, Square,
+    Squares, cpu, piece, reference,
 };
 pub use registry::Backend;
 

@@ -23,12 +23,26 @@ impl WithBackend for Probe {
 #[test]
 fn with_active_backend_instantiates_a_job_at_most_four_times_on_x86_64() {
     assert_eq!(hq::with_active_backend(Probe).count(), 27);
+    if cfg!(target_family = "wasm") {
+        println!("instantiations: SKIPPED: counting symbols runs nm, and wasm has no processes");
+        return;
+    }
     let exe = std::env::current_exe().expect("the test binary's path");
     let out = std::process::Command::new("nm")
         .arg("--demangle")
         .arg(&exe)
         .output()
         .expect("nm (binutils, installed beside the C linker Rust uses) lists the symbols");
+    if !out.status.success() && !cfg!(target_arch = "x86_64") {
+        // A cross-compiled test (aarch64 under qemu-user) runs the host's nm,
+        // which may not read this target's objects.
+        println!(
+            "instantiations: SKIPPED: the host's nm cannot read this {} binary: {}",
+            std::env::consts::ARCH,
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+        return;
+    }
     assert!(out.status.success(), "nm failed on {}", exe.display());
     let symbols = String::from_utf8_lossy(&out.stdout);
     let copies: Vec<&str> = symbols

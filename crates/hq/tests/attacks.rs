@@ -1,0 +1,161 @@
+//! The leaper, line and `const` slider helpers, exhaustively over squares,
+//! against plain computations and the oracle.
+
+use hq::{
+    Bitboard, Color, Direction, Square, between, bishop_attacks_const, king_attacks,
+    knight_attacks, line, pawn_attacks, queen_attacks_const, reference, rook_attacks_const,
+};
+
+/// The squares reached from `sq` by single steps `(file, rank)`, by coordinates.
+fn steps(sq: Square, steps: &[(i32, i32)]) -> Bitboard {
+    let (file, rank) = (i32::from(sq.file()), i32::from(sq.rank()));
+    steps
+        .iter()
+        .filter_map(|&(df, dr)| {
+            let (f, r) = (file + df, rank + dr);
+            ((0..8).contains(&f) && (0..8).contains(&r))
+                .then(|| Square::from_coords(f as u8, r as u8).expect("on the board"))
+        })
+        .collect()
+}
+
+#[test]
+fn leapers_agree_with_steps_on_every_square() {
+    let knight = [
+        (1, 2),
+        (2, 1),
+        (2, -1),
+        (1, -2),
+        (-1, -2),
+        (-2, -1),
+        (-2, 1),
+        (-1, 2),
+    ];
+    let king = [
+        (1, 0),
+        (1, 1),
+        (0, 1),
+        (-1, 1),
+        (-1, 0),
+        (-1, -1),
+        (0, -1),
+        (1, -1),
+    ];
+    for sq in Square::ALL {
+        assert_eq!(knight_attacks(sq), steps(sq, &knight), "knight {sq}");
+        assert_eq!(king_attacks(sq), steps(sq, &king), "king {sq}");
+        assert_eq!(
+            pawn_attacks(Color::White, sq),
+            steps(sq, &[(-1, 1), (1, 1)]),
+            "white pawn {sq}"
+        );
+        assert_eq!(
+            pawn_attacks(Color::Black, sq),
+            steps(sq, &[(-1, -1), (1, -1)]),
+            "black pawn {sq}"
+        );
+    }
+}
+
+#[test]
+fn between_and_line_agree_with_ray_walks_for_every_pair() {
+    let mut aligned = 0;
+    for a in Square::ALL {
+        for b in Square::ALL {
+            // The direction from a that reaches b on an empty board, if any.
+            let dir = Direction::ALL
+                .into_iter()
+                .find(|&d| a != b && reference::ray_attacks(d, a, Bitboard::EMPTY).contains(b));
+            let (want_between, want_line) = match dir {
+                Some(d) => {
+                    aligned += 1;
+                    let until_b = reference::ray_attacks(d, a, Bitboard::from(b));
+                    let back = Direction::ALL
+                        .into_iter()
+                        .find(|&o| o.line() == d.line() && o != d)
+                        .expect("every direction has its opposite");
+                    let whole = reference::ray_attacks(d, a, Bitboard::EMPTY)
+                        | reference::ray_attacks(back, a, Bitboard::EMPTY)
+                        | Bitboard::from(a);
+                    (until_b.without(b), whole)
+                }
+                None => (Bitboard::EMPTY, Bitboard::EMPTY),
+            };
+            assert_eq!(between(a, b), want_between, "between {a} {b}");
+            assert_eq!(line(a, b), want_line, "line {a} {b}");
+            assert_eq!(
+                between(a, b),
+                between(b, a),
+                "between is symmetric: {a} {b}"
+            );
+            assert_eq!(line(a, b), line(b, a), "line is symmetric: {a} {b}");
+        }
+    }
+    // 64 squares, each aligned with the others on its rank, file and two diagonals.
+    assert_eq!(aligned, 64 * 14 + 560);
+}
+
+#[test]
+fn const_sliders_agree_with_the_oracle_and_work_in_const_context() {
+    const E4_EMPTY: Bitboard = rook_attacks_const(Square::E4, Bitboard::EMPTY);
+    assert_eq!(
+        E4_EMPTY,
+        reference::rook_attacks(Square::E4, Bitboard::EMPTY)
+    );
+    let mut x = 0x0123_4567_89AB_CDEFu64;
+    for _ in 0..256 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let occ = Bitboard(x & x.rotate_left(23));
+        for sq in Square::ALL {
+            assert_eq!(
+                rook_attacks_const(sq, occ),
+                reference::rook_attacks(sq, occ),
+                "rook {sq}"
+            );
+            assert_eq!(
+                bishop_attacks_const(sq, occ),
+                reference::bishop_attacks(sq, occ),
+                "bishop {sq}"
+            );
+            assert_eq!(
+                queen_attacks_const(sq, occ),
+                reference::queen_attacks(sq, occ),
+                "queen {sq}"
+            );
+        }
+    }
+}
+
+/// The shape of an engine author's first program against the facade.
+#[test]
+fn an_engine_authors_program_compiles_and_runs() {
+    use hq::{Squares, queen_attacks};
+    const R: Bitboard = rook_attacks_const(Square::E4, Bitboard::EMPTY);
+    let sq = Square::try_from(28i32).expect("28 is e4");
+    assert_eq!(sq, Square::E4);
+    assert_eq!(usize::from(sq), 28);
+    assert_eq!(u64::from(sq), 28);
+    assert!(Square::try_from(64u64).is_err() && Square::try_from(-1i64).is_err());
+    let occ = Bitboard::from(Square::E6) | Square::C4 | 0x8000_0000_0000_0000u64;
+    let mut targets = queen_attacks(sq, occ) - occ;
+    assert_eq!(targets & R, (R & queen_attacks(sq, occ)) - occ);
+    let mut n = 0;
+    while let Some(to) = targets.pop_lsb() {
+        assert!(!occ.contains(to));
+        n += 1;
+    }
+    assert_eq!(targets, Bitboard::EMPTY);
+    assert_eq!(n, queen_attacks(sq, occ).count() - 2);
+    let attackers =
+        knight_attacks(Square::G1) | king_attacks(Square::E1) | pawn_attacks(Color::White, sq);
+    assert!(attackers.contains(Square::F3) && attackers.contains(Square::D5));
+    assert_eq!(
+        between(Square::E1, Square::E4),
+        Bitboard::from(Square::E2) | Square::E3
+    );
+    assert!(line(Square::E1, Square::E4).contains(Square::E8));
+    let squares: Squares = R.iter();
+    assert_eq!(squares.len(), 14);
+}
