@@ -6,7 +6,9 @@
 //! 2. the facade built with two `force-*` features at once (they are
 //!    additive), its tests run again, and `hq-info` explaining the outcome;
 //! 3. forcing a backend this CPU lacks stops with a clear error, never SIGILL;
-//! 4. the emulated AVX-512 suites (`emu-test`);
+//! 4. the size of a `wasm32-unknown-unknown` module calling one free
+//!    function (at most 100 KiB), then the emulated AVX-512 suites
+//!    (`emu-test`);
 //! 5. the tests on aarch64 under qemu-user and on wasm32 under Node's WASI,
 //!    and the browser target's builds (`cross-test`);
 //! 6. `bench-matrix --quick`, with the check that the single-lookup loops of
