@@ -400,7 +400,15 @@ impl Setwise {
                 |r, o| {
                     // SAFETY: called only through installed tables, whose backends were checked.
                     let tokens = unsafe { (token::<S>(), token::<W>()) };
-                    looping::<S, W, LOOP>(r, o, S::rook_attacks, W::rook_attacks_setwise, tokens)
+                    let (s, w) = tokens;
+                    looping::<LOOP>(
+                        r,
+                        o,
+                        #[inline(always)]
+                        |sq, o| s.rook_attacks(sq, o),
+                        #[inline(always)]
+                        |r, o| w.rook_attacks_setwise(r, o),
+                    )
                 },
             ),
             bishop: compiled_fn(
@@ -409,12 +417,14 @@ impl Setwise {
                 |b, o| {
                     // SAFETY: as above.
                     let tokens = unsafe { (token::<S>(), token::<W>()) };
-                    looping::<S, W, LOOP>(
+                    let (s, w) = tokens;
+                    looping::<LOOP>(
                         b,
                         o,
-                        S::bishop_attacks,
-                        W::bishop_attacks_setwise,
-                        tokens,
+                        #[inline(always)]
+                        |sq, o| s.bishop_attacks(sq, o),
+                        #[inline(always)]
+                        |b, o| w.bishop_attacks_setwise(b, o),
                     )
                 },
             ),
@@ -424,7 +434,15 @@ impl Setwise {
                 |q, o| {
                     // SAFETY: as above.
                     let tokens = unsafe { (token::<S>(), token::<W>()) };
-                    looping::<S, W, LOOP>(q, o, S::queen_attacks, W::queen_attacks_setwise, tokens)
+                    let (s, w) = tokens;
+                    looping::<LOOP>(
+                        q,
+                        o,
+                        #[inline(always)]
+                        |sq, o| s.queen_attacks(sq, o),
+                        #[inline(always)]
+                        |q, o| w.queen_attacks_setwise(q, o),
+                    )
                 },
             ),
         }
@@ -702,15 +720,15 @@ fn looping_setwise(choice: Choice) -> Option<&'static Setwise> {
     })
 }
 
-/// A set-wise call by `single`'s lookups up to `LOOP` sliders, else by
-/// `setwise`'s set-wise entry.
+/// A set-wise call by `single` lookups up to `LOOP` sliders (branch-free
+/// for two: [`hq_scalar::setwise::pair_up_to`]), else by `kernel`: the
+/// free functions' looping tables and the job token's [`Route::PairThenTable`].
 #[inline(always)]
-fn looping<S: SliderAttacks, W: SliderAttacks, const LOOP: u32>(
+fn looping<const LOOP: u32>(
     sliders: Bitboard,
     occupancy: Bitboard,
-    single: impl Fn(S, Square, Bitboard) -> Bitboard,
-    setwise: impl FnOnce(W, Bitboard, Bitboard) -> Bitboard,
-    (s, w): (S, W),
+    single: impl Fn(Square, Bitboard) -> Bitboard,
+    kernel: impl FnOnce(Bitboard, Bitboard) -> Bitboard,
 ) -> Bitboard {
     Bitboard(hq_scalar::setwise::loop_or(
         sliders.0,
@@ -718,11 +736,16 @@ fn looping<S: SliderAttacks, W: SliderAttacks, const LOOP: u32>(
         // The single backends the table loops over have cheap lookups.
         const { hq_scalar::setwise::pair_up_to(LOOP) },
         #[inline(always)]
-        |sq, o| single(s, sq, Bitboard(o)).0,
+        |sq, o| single(sq, Bitboard(o)).0,
         #[inline(always)]
-        |sliders, o| setwise(w, Bitboard(sliders), Bitboard(o)).0,
+        |sliders, o| kernel(Bitboard(sliders), Bitboard(o)).0,
     ))
 }
+
+/// The slider count up to which [`Route::PairThenTable`] loops (the only
+/// `setwise_loop` of the choice table's rows; a row with another count
+/// takes the free function for every set-wise call).
+const PAIR_THEN_TABLE: u32 = 2;
 
 /// How a job's token serves batches and set-wise calls (the single lookups
 /// are always its own backend's, inlined).
@@ -774,7 +797,10 @@ impl<S: SliderAttacks> Active<S> {
             },
             setwise: if own(choice.setwise) {
                 Route::Inline
-            } else if choice.loops_setwise() && choice.setwise_loop == 2 && own(choice.single) {
+            } else if choice.loops_setwise()
+                && choice.setwise_loop == PAIR_THEN_TABLE
+                && own(choice.single)
+            {
                 Route::PairThenTable
             } else {
                 Route::Table
@@ -818,16 +844,18 @@ macro_rules! setwise {
             fn $method(self, sliders: Bitboard, occ: Bitboard) -> Bitboard {
                 match self.setwise {
                     Route::Inline => self.single.$method(sliders, occ),
-                    Route::PairThenTable if hq_core::at_most(sliders.0, 2) => {
+                    Route::PairThenTable => {
                         let s = self.single;
-                        hq_core::union_of_up_to_two(
+                        looping::<PAIR_THEN_TABLE>(
                             sliders,
                             occ,
                             #[inline(always)]
                             |sq, o| s.$single(sq, o),
+                            #[inline(always)]
+                            |sliders, o| crate::$method(sliders, o),
                         )
                     }
-                    _ => crate::$method(sliders, occ),
+                    Route::Table => crate::$method(sliders, occ),
                 }
             }
         )*

@@ -30,8 +30,9 @@
 //! Each entry point takes the backend measured fastest for it on this
 //! class of CPU ([`choice::CLASSES`]: data, with the measurements behind
 //! each row). Where the single lookups are PEXT's, the free functions inline
-//! its lookup behind one relaxed load and a predicted branch (the `pext` is
-//! inline assembly, so the caller needs no target feature); otherwise they
+//! its lookup: one relaxed load fetches the square's PEXT mask, zero unless
+//! PEXT is the choice, and a predicted branch tests it (the `pext` is inline
+//! assembly, so the caller needs no target feature); otherwise they
 //! reach the backend through one atomic load and one indirect call per
 //! call. [`with_active_backend`] inlines every lookup into a job.
 //!
