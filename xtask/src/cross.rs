@@ -231,7 +231,7 @@ fn wasi() -> Result<(), String> {
         &[("node", "apt-get install nodejs (Node 20 or later)")],
         &[
             test(&["--workspace", "--exclude", "hq-info", "--exclude", "xtask"]),
-            test(&["-p", "hq-simd", "-p", "hq", "-p", "hq-chess"]).simd128(WASI),
+            test(&["-p", "hq-simd", "-p", "hq-attacks", "-p", "hq-chess"]).simd128(WASI),
         ],
     )
 }
@@ -252,7 +252,7 @@ fn wasm() -> Result<(), String> {
         "--release",
         "--lib",
         "-p",
-        "hq",
+        "hq-attacks",
         "-p",
         "hq-chess",
         "--target",

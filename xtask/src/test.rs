@@ -68,7 +68,7 @@ fn two_forced_backends() -> Result<(), String> {
     cargo(&[
         "test",
         "-p",
-        "hq",
+        "hq-attacks",
         "--features",
         &features,
         "--",

@@ -18,6 +18,10 @@
 //! assert_eq!(attacks.count(), 2 + 2);
 //! ```
 
+#![no_std]
+#[cfg(test)]
+extern crate std;
+
 pub mod kernels;
 
 pub use kernels::{ray_attacks, xray_attacks, xray_ray_attacks};

@@ -32,6 +32,10 @@
 //! }
 //! ```
 
+#![no_std]
+#[cfg(test)]
+extern crate std;
+
 use hq_core::cpu::Level;
 use hq_core::{Bitboard, Line, Square};
 

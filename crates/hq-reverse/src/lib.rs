@@ -22,6 +22,10 @@
 //! assert_eq!(attacks.count(), 7 + 3);
 //! ```
 
+#![no_std]
+#[cfg(test)]
+extern crate std;
+
 pub mod kernels;
 
 pub use kernels::{reverse, swar_reverse};

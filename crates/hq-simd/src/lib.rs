@@ -35,6 +35,10 @@
 //! }
 //! ```
 
+#![no_std]
+#[cfg(test)]
+extern crate std;
+
 #[macro_use]
 mod vector;
 mod arch;

@@ -29,6 +29,10 @@
 //! assert_eq!(hq.queen_attacks(Square::D4, Bitboard::from(Square::D6)).count(), 25);
 //! ```
 
+#![no_std]
+#[cfg(test)]
+extern crate std;
+
 #[cfg(target_arch = "x86_64")]
 pub mod avx512;
 pub mod backend;

@@ -2,10 +2,13 @@
 //! the one error type of backend selection.
 
 use crate::Backend;
+use core::fmt;
 use hq_core::cpu::MissingFeatures;
-use std::fmt;
+#[cfg(feature = "std")]
+use std::{borrow::ToOwned, boxed::Box, string::String, vec::Vec};
 
-/// The environment variable that overrides the run-time choice.
+/// The environment variable that overrides the run-time choice (read only
+/// with the `std` feature).
 pub const ENV_VAR: &str = "HQ_BACKEND";
 
 impl Backend {
@@ -25,6 +28,7 @@ impl Backend {
     /// let err = hq::Backend::from_name("turbo").unwrap_err();
     /// assert!(err.to_string().contains("scalar-reverse"));
     /// ```
+    #[cfg(feature = "std")]
     pub fn from_name(name: &str) -> Result<Backend, BackendError> {
         let wanted = name.trim();
         Backend::ALL
@@ -36,6 +40,7 @@ impl Backend {
 
     /// The backend named by `HQ_BACKEND`: `Ok(None)` when it is unset, empty
     /// or `auto`; an error when it names no backend or one this CPU cannot run.
+    #[cfg(feature = "std")]
     pub fn from_env() -> Result<Option<Backend>, BackendError> {
         match std::env::var(ENV_VAR) {
             Err(std::env::VarError::NotPresent) => Ok(None),
@@ -82,7 +87,8 @@ impl fmt::Display for Backend {
     }
 }
 
-impl std::str::FromStr for Backend {
+#[cfg(feature = "std")]
+impl core::str::FromStr for Backend {
     type Err = BackendError;
     fn from_str(s: &str) -> Result<Backend, BackendError> {
         Backend::from_name(s)
@@ -97,6 +103,7 @@ impl std::str::FromStr for Backend {
 #[non_exhaustive]
 pub enum BackendError {
     /// `HQ_BACKEND` holds a value that cannot be used.
+    #[cfg(feature = "std")]
     Environment {
         /// The variable's value.
         value: String,
@@ -104,6 +111,7 @@ pub enum BackendError {
         cause: Box<BackendError>,
     },
     /// No backend has this name.
+    #[cfg(feature = "std")]
     UnknownName(String),
     /// The CPU lacks features the backend needs (or the backend is for
     /// another architecture).
@@ -121,6 +129,7 @@ pub enum BackendError {
         requested: Backend,
     },
     /// This build forces backends, and the CPU runs none of them.
+    #[cfg(feature = "std")]
     NoForcedBackendRuns {
         /// Why each forced backend cannot run.
         missing: Vec<MissingFeatures>,
@@ -129,41 +138,42 @@ pub enum BackendError {
 
 impl fmt::Display for BackendError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let list = |backends: &mut dyn Iterator<Item = Backend>| {
-            backends.map(Backend::name).collect::<Vec<_>>().join(", ")
-        };
+        let list = |filter: fn(Backend) -> bool| Names(filter);
         match self {
+            #[cfg(feature = "std")]
             BackendError::Environment { value, cause } => {
                 write!(
                     f,
                     "environment variable {ENV_VAR}={value:?} is invalid: {cause}"
                 )
             }
+            #[cfg(feature = "std")]
             BackendError::UnknownName(name) => write!(
                 f,
                 "unknown backend {name:?}; valid names are: auto, {}",
-                list(&mut Backend::ALL.iter().copied())
+                list(|_| true)
             ),
             BackendError::Unsupported(missing) => write!(
                 f,
                 "{missing}; backends this CPU runs: {}",
-                list(&mut Backend::supported())
+                list(Backend::is_supported)
             ),
             BackendError::NotForced { requested } => write!(
                 f,
                 "backend {requested} was requested, but this build forces [{}] with Cargo \
                  features and can only run those; unset {ENV_VAR} or rebuild with \
-                 `--features hq/{}`",
-                list(&mut Backend::forced()),
+                 the `{}` feature of hq-attacks",
+                list(Backend::is_forced),
                 requested.force_feature()
             ),
             BackendError::NotDispatched { requested } => write!(
                 f,
                 "backend {requested} is not in this build's run-time dispatch, which links \
                  only the backends a CPU class chooses (dispatched here: {}); enable the \
-                 `all-backends` feature of hq, or run a job on it with hq::with_backend",
-                list(&mut Backend::ALL.iter().copied().filter(|b| b.is_dispatched()))
+                 `all-backends` feature of hq-attacks, or run a job on it with hq::with_backend",
+                list(Backend::is_dispatched)
             ),
+            #[cfg(feature = "std")]
             BackendError::NoForcedBackendRuns { missing } => {
                 write!(
                     f,
@@ -178,10 +188,24 @@ impl fmt::Display for BackendError {
     }
 }
 
+/// The names of the backends `filter` accepts, comma-separated (written
+/// straight to the formatter: no allocation, for `no_std` builds).
+struct Names(fn(Backend) -> bool);
+
+impl fmt::Display for Names {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut names = Backend::ALL.iter().copied().filter(|&b| (self.0)(b));
+        if let Some(first) = names.next() {
+            f.write_str(first.name())?;
+        }
+        names.try_for_each(|b| write!(f, ", {b}"))
+    }
+}
+
 impl fmt::Debug for BackendError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
     }
 }
 
-impl std::error::Error for BackendError {}
+impl core::error::Error for BackendError {}

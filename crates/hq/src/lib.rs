@@ -53,10 +53,18 @@
 //! backend than the throughput-measured choice: the README lists each
 //! backend's latency per CPU; take it with [`with_backend`].
 
+#![no_std]
+#[cfg(feature = "std")]
+extern crate std;
+
+mod active;
 mod attacks;
 mod backend;
 pub mod choice;
+#[cfg(feature = "std")]
 mod dispatch;
+#[cfg(not(feature = "std"))]
+mod fixed;
 mod registry;
 
 pub use attacks::{
@@ -65,6 +73,7 @@ pub use attacks::{
 };
 pub use backend::{BackendError, ENV_VAR};
 pub use choice::{Choice, ClassChoice};
+#[cfg(feature = "std")]
 pub use dispatch::{Mode, Selection, Source, has_setwise_table};
 pub use hq_core::{
     Bitboard, Direction, LINE_MASKS, Line, LineMasks, ParseSquareError, SliderAttacks, Square,
@@ -72,7 +81,16 @@ pub use hq_core::{
 };
 pub use registry::Backend;
 
-use dispatch::{FORCED, Group};
+#[cfg(feature = "std")]
+use registry::FORCED;
+
+/// The entry-point groups that may each have their own backend.
+#[derive(Clone, Copy)]
+enum Group {
+    Single,
+    Batch,
+    Setwise,
+}
 
 /// Every backend's token type, for direct use.
 pub mod backends {
@@ -146,12 +164,15 @@ impl WithBackend for Setwise {
 }
 
 /// Defines a free entry point: in a forced build the forced backend's job,
-/// else one indirect call through the installed table.
+/// else (where PEXT is the choice) the inlined PEXT lookup, else one
+/// indirect call through the installed table; without `std`, the
+/// compile-time choice's job ([`fixed`]).
 macro_rules! entry_point {
     ($(#[$doc:meta])* $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?,
      $(check $check:expr,)? $(pext $pext:ident($($pext_arg:expr),*) else $cold:ident,)?
      forced $group:ident $job:expr, table $table:ident.$field:ident($($call:expr),*)) => {
         $(#[$doc])*
+        #[cfg(feature = "std")]
         #[inline]
         pub fn $name($($arg: $ty),*) $(-> $ret)? {
             $($check;)?
@@ -169,6 +190,14 @@ macro_rules! entry_point {
             #[allow(unreachable_code)]
             // SAFETY: the installed table's backend was checked (dispatch::install).
             unsafe { (dispatch::$table().$field)($($call),*) }
+        }
+
+        $(#[$doc])*
+        #[cfg(not(feature = "std"))]
+        #[inline]
+        pub fn $name($($arg: $ty),*) $(-> $ret)? {
+            $($check;)?
+            fixed::run(Group::$group, $job)
         }
     };
 }
@@ -255,6 +284,7 @@ entry_point!(
 ///     Ok(())
 /// }
 /// ```
+#[cfg(feature = "std")]
 pub fn init() -> Result<Selection, BackendError> {
     dispatch::selection()
 }
@@ -264,6 +294,7 @@ pub fn init() -> Result<Selection, BackendError> {
 /// # Panics
 ///
 /// As the free functions, when the choice is broken (see [`init`]).
+#[cfg(feature = "std")]
 pub fn selection() -> Selection {
     init().unwrap_or_else(|e| panic!("hq: {e}"))
 }
@@ -274,7 +305,10 @@ pub fn selection() -> Selection {
 ///
 /// As [`selection`].
 pub fn active_choice() -> Choice {
-    selection().choice
+    #[cfg(feature = "std")]
+    return selection().choice;
+    #[cfg(not(feature = "std"))]
+    return fixed::CHOICE;
 }
 
 /// The backend behind the single-lookup free functions.
@@ -288,6 +322,7 @@ pub fn active_backend() -> Backend {
 
 /// Switches every entry point to `backend`. An error if this CPU lacks it,
 /// or if this build forces other backends.
+#[cfg(feature = "std")]
 pub fn set_backend(backend: Backend) -> Result<(), BackendError> {
     dispatch::set(backend)
 }
@@ -343,7 +378,7 @@ pub fn with_backend<W: WithBackend>(backend: Backend, job: W) -> Result<W::Outpu
 ///
 /// As [`selection`].
 pub fn with_active_backend<W: WithBackend>(job: W) -> W::Output {
-    dispatch::run_active(active_choice(), job)
+    active::run_active(active_choice(), job)
 }
 
 /// A [`WithBackend`] job from a closure-like body, without the boilerplate

@@ -10,6 +10,7 @@
 //! could serve an entry point and the CPU class's measured choice is neither,
 //! the first wins (see [`crate::choice`]).
 
+#[cfg(feature = "std")]
 use crate::dispatch::{Batches, Setwise, Singles};
 use crate::{BackendError, WithBackend};
 use hq_core::SliderAttacks;
@@ -92,7 +93,8 @@ macro_rules! backends {
         }
 
         /// Runs `job` with the token of a forced `backend`, not compiled
-        /// anew: what the free functions of a forced build inline.
+        /// anew: what the free functions of a forced build inline (and of a
+        /// build without `std`, where `backend` is a constant).
         ///
         /// # Safety
         ///
@@ -102,7 +104,7 @@ macro_rules! backends {
         pub(crate) unsafe fn run_forced<W: WithBackend>(backend: Backend, job: W) -> W::Output {
             match backend {
                 $(
-                    #[cfg(feature = $feature)]
+                    #[cfg(any(feature = $feature, not(feature = "std")))]
                     // SAFETY: the caller guarantees the CPU supports the backend.
                     Backend::$variant => job.run(unsafe { <$token as SliderAttacks>::new_unchecked() }),
                 )*
@@ -114,21 +116,37 @@ macro_rules! backends {
         /// Runs `job` with [`crate::dispatch::run_with_active`] over a forced
         /// single backend of `choice`; gives the job back if `choice.single`
         /// is not forced.
+        #[cfg(feature = "std")]
         #[allow(unreachable_code, unused_variables)] // a build with no force-* feature has no arm
         pub(crate) fn run_forced_active<W: WithBackend>(choice: crate::Choice, job: W) -> Result<W::Output, W> {
             match choice.single {
                 $(
                     #[cfg(feature = $feature)]
-                    Backend::$variant => Ok(crate::dispatch::run_with_active::<$token, W>(choice, job)),
+                    Backend::$variant => Ok(crate::active::run_with_active::<$token, W>(choice, job)),
                 )*
                 #[allow(unreachable_patterns)]
                 _ => Err(job),
             }
         }
 
+        /// Runs `job` with [`crate::active::run_with_active`] over the single
+        /// backend of the compile-time choice ([`crate::fixed::CHOICE`]): one
+        /// instantiation, the others are `if const { false }`.
+        #[cfg(not(feature = "std"))]
+        pub(crate) fn run_fixed_active<W: WithBackend>(job: W) -> W::Output {
+            use crate::fixed::CHOICE;
+            $(
+                if const { CHOICE.single as u8 == Backend::$variant as u8 } {
+                    return crate::active::run_with_active::<$token, W>(CHOICE, job);
+                }
+            )*
+            unreachable!()
+        }
+
         /// The run-time dispatch tables of `backend`, if it is one the
         /// free functions dispatch to ([`Backend::is_dispatched`]): only
         /// those are linked into a program that calls the free functions.
+        #[cfg(feature = "std")]
         pub(crate) fn tables(backend: Backend) -> Option<(&'static Singles, &'static Batches, &'static Setwise)> {
             match backend {
                 $(Backend::$variant => if const { Backend::$variant.is_dispatched() } {
@@ -144,6 +162,17 @@ macro_rules! backends {
         }
     };
 }
+
+/// Whether this build forces backends.
+pub(crate) const FORCED: bool = {
+    let mut i = 0;
+    let mut any = false;
+    while i < Backend::ALL.len() {
+        any |= Backend::ALL[i].is_forced();
+        i += 1;
+    }
+    any
+};
 
 backends! {
     /// PEXT tables (`hq_pext::Pext`).

@@ -3,6 +3,9 @@
 //! names it, and that class's choice must be the fastest backend of the run
 //! for each entry point (within 5 %: the runs are noisy).
 
+// Run-time selection, `HQ_BACKEND` and `set_backend` need `std`.
+#![cfg(feature = "std")]
+
 use hq::choice::{CLASSES, ClassChoice, classify};
 use hq::cpu::{Feature, Identity, Level, Vendor};
 use hq::{Backend, has_setwise_table};

@@ -1,6 +1,9 @@
 //! The facade: every registered backend through the shared suite, the free
 //! functions and jobs against the oracle, and the rules of the choice.
 
+// Run-time selection, `HQ_BACKEND` and `set_backend` need `std`.
+#![cfg(feature = "std")]
+
 use hq::{Backend, BackendError, Bitboard, Mode, SliderAttacks, Square, WithBackend};
 
 /// The shared suite (quick depth), monomorphized per backend.

@@ -2,6 +2,9 @@
 //! process-wide choice): the free functions follow, and stay exact on every
 //! path, including the inlined PEXT path being armed and disarmed.
 
+// Run-time selection, `HQ_BACKEND` and `set_backend` need `std`.
+#![cfg(feature = "std")]
+
 use hq::{Backend, Bitboard, Square, reference};
 
 /// Every square over a spread of occupancies, through the free functions.

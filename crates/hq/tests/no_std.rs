@@ -1,0 +1,157 @@
+//! The facade without `std` (`cargo test -p hq-attacks --no-default-features
+//! --test no_std`, which `cargo xtask test` runs in a plain and a
+//! `-C target-cpu=native` build): the compile-time choice, and every free
+//! entry point against the oracle on every square.
+//!
+//! In the default (`std`) build the same checks run on the run-time choice.
+
+use hq::{Bitboard, Line, Square, reference};
+
+/// Occupancies from a fixed xorshift stream, with sparse and dense ones.
+fn occupancies(count: usize) -> impl Iterator<Item = Bitboard> {
+    let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+    (0..count).map(move |i| {
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        Bitboard(match i % 3 {
+            0 => next() & next(),
+            1 => next(),
+            _ => next() | next(),
+        })
+    })
+}
+
+#[test]
+fn free_functions_agree_with_the_oracle() {
+    let mut checked = 0u64;
+    for occupancy in occupancies(300) {
+        for sq in Square::ALL {
+            assert_eq!(
+                hq::rook_attacks(sq, occupancy),
+                reference::rook_attacks(sq, occupancy)
+            );
+            assert_eq!(
+                hq::bishop_attacks(sq, occupancy),
+                reference::bishop_attacks(sq, occupancy)
+            );
+            assert_eq!(
+                hq::queen_attacks(sq, occupancy),
+                reference::queen_attacks(sq, occupancy)
+            );
+            for line in Line::ALL {
+                assert_eq!(
+                    hq::line_attacks(line, sq, occupancy),
+                    reference::line_attacks(line, sq, occupancy)
+                );
+            }
+            checked += 7;
+        }
+        let mut out = [Bitboard::EMPTY; 64];
+        hq::queen_attacks_batch(&Square::ALL, occupancy, &mut out);
+        hq::rook_attacks_batch(&Square::ALL[..10], occupancy, &mut out[..10]);
+        for (i, (&sq, &attacks)) in Square::ALL.iter().zip(&out).enumerate() {
+            let expected = if i < 10 {
+                reference::rook_attacks(sq, occupancy)
+            } else {
+                reference::queen_attacks(sq, occupancy)
+            };
+            assert_eq!(attacks, expected, "batch, {sq}");
+        }
+        // Set-wise: 1, 2, 3 and many sliders, taken from the occupancy.
+        let mut sliders = Bitboard::EMPTY;
+        for sq in occupancy.into_iter().take(12) {
+            sliders |= sq;
+            let union = |f: fn(Square, Bitboard) -> Bitboard| {
+                sliders
+                    .into_iter()
+                    .fold(Bitboard::EMPTY, |acc, s| acc | f(s, occupancy))
+            };
+            assert_eq!(
+                hq::rook_attacks_setwise(sliders, occupancy),
+                union(reference::rook_attacks)
+            );
+            assert_eq!(
+                hq::bishop_attacks_setwise(sliders, occupancy),
+                union(reference::bishop_attacks)
+            );
+            assert_eq!(
+                hq::queen_attacks_setwise(sliders, occupancy),
+                union(reference::queen_attacks)
+            );
+            checked += 3;
+        }
+        checked += 74;
+    }
+    let choice = hq::active_choice();
+    println!("{checked} lookups agree with the oracle; choice: {choice}");
+}
+
+#[test]
+fn jobs_run_on_the_active_choice() {
+    let total = hq::with_active_backend(hq::job!(|backend| -> u32 {
+        Square::ALL
+            .iter()
+            .map(|&sq| backend.queen_attacks(sq, Bitboard::EMPTY).count())
+            .sum()
+    }));
+    assert_eq!(total, 1456);
+}
+
+/// Without `std` the choice is the first vendor-neutral class whose level
+/// the build enables (and that does not rule out a fast PEXT), and each of
+/// its backends is enabled at compile time.
+#[cfg(not(feature = "std"))]
+#[test]
+fn the_choice_is_made_from_the_target_features() {
+    let class = hq::choice::CLASSES
+        .iter()
+        .find(|c| c.vendors.is_empty() && c.fast_pext != Some(false) && c.level.is_static())
+        .expect("the baseline class matches every build");
+    let choice = hq::active_choice();
+    for backend in [choice.single, choice.batch, choice.setwise] {
+        assert!(
+            backend.level().is_static(),
+            "{backend} is not enabled at compile time"
+        );
+    }
+    if hq::Backend::all().iter().any(|b| b.is_forced()) {
+        // Forced: each entry point is forced, the class's if that one is.
+        for (backend, wanted) in [
+            (choice.single, class.choice.single),
+            (choice.batch, class.choice.batch),
+            (choice.setwise, class.choice.setwise),
+        ] {
+            assert!(backend.is_forced() && (backend == wanted || !wanted.is_forced()));
+        }
+        println!("compile-time class {}, forced: {choice}", class.name);
+        return;
+    }
+    assert_eq!(
+        (choice.single, choice.batch, choice.setwise),
+        (
+            class.choice.single,
+            class.choice.batch,
+            class.choice.setwise
+        ),
+        "class {}",
+        class.name
+    );
+    // A plain x86-64 build (SSE2 only) has no SIMD level: the portable choice.
+    if cfg!(all(target_arch = "x86_64", not(target_feature = "ssse3"))) {
+        assert_eq!(choice, hq::Choice::all(hq::Backend::ScalarRankTable));
+    }
+    println!("compile-time class {}: {choice}", class.name);
+}
+
+/// With `std`, the same checks cover the run-time choice; this names it.
+#[cfg(feature = "std")]
+#[test]
+fn the_choice_is_made_at_run_time() {
+    let choice = hq::active_choice();
+    assert!(choice.single.is_supported() && choice.batch.is_supported());
+    assert_eq!(choice, hq::selection().choice);
+}
