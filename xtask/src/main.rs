@@ -5,6 +5,7 @@ mod cross;
 mod emu;
 mod perft_suite;
 mod readme;
+mod release;
 mod test;
 
 use clap::{Parser, Subcommand};

@@ -6,6 +6,8 @@
 //! 2. the facade built with two `force-*` features at once (they are
 //!    additive), its tests run again, and `hq-info` explaining the outcome;
 //! 3. forcing a backend this CPU lacks stops with a clear error, never SIGILL;
+//!    the facade without `std` (plain, native and bare-metal builds);
+//!    `cargo package` of every publishable crate; the MSRV's `cargo check`;
 //! 4. the size of a `wasm32-unknown-unknown` module calling one free
 //!    function (at most 100 KiB), then the emulated AVX-512 suites
 //!    (`emu-test`);
@@ -201,6 +203,9 @@ pub fn run(args: &Args) -> Result<(), String> {
             "forced unsupported backend",
             Box::new(forcing_an_unsupported_backend_is_a_clear_error),
         ),
+        ("no_std facade", Box::new(crate::release::no_std)),
+        ("cargo package", Box::new(crate::release::package)),
+        ("MSRV", Box::new(crate::release::msrv)),
     ];
     if !args.no_cross {
         steps.push(("wasm module size", Box::new(wasm_module_size)));

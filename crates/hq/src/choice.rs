@@ -6,7 +6,7 @@
 //! point: single lookups (`rook_attacks` ...), batches (`*_batch`) and
 //! set-wise calls (`*_setwise`). The rows marked *measured* come from full
 //! `cargo xtask bench-matrix` runs committed under `benches/results/<cpu-id>/`
-//! (a test, `tests/choice.rs`, checks that each such row still names the
+//! (a test, `benches/tests/choice.rs`, checks that each such row still names the
 //! fastest backend of its run); the other rows are fallbacks for CPUs no
 //! run has measured yet, and say what they are inferred from.
 

@@ -691,7 +691,7 @@ pub(crate) fn forced<W: WithBackend>(group: Group, job: W) -> W::Output {
 
 /// The set-wise table of a choice that loops over its single backend's
 /// lookups below its set-wise backend ([`Choice::loops_setwise`]): one per
-/// combination the choice table uses (`None` for any other; `tests/choice.rs`
+/// combination the choice table uses (`None` for any other; `benches/tests/choice.rs`
 /// checks every row has its table, [`has_setwise_table`]).
 fn looping_setwise(choice: Choice) -> Option<&'static Setwise> {
     use Backend::*;
@@ -705,7 +705,7 @@ fn looping_setwise(choice: Choice) -> Option<&'static Setwise> {
 }
 
 /// Whether the free functions have the set-wise table `choice` needs
-/// (every row of the choice table must: `tests/choice.rs`).
+/// (every row of the choice table must: `benches/tests/choice.rs`).
 #[doc(hidden)]
 pub fn has_setwise_table(choice: Choice) -> bool {
     !choice.loops_setwise() || looping_setwise(choice).is_some()

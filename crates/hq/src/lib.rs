@@ -434,3 +434,8 @@ macro_rules! job {
         }
     }};
 }
+
+/// The crates.io README's example, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

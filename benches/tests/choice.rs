@@ -3,9 +3,6 @@
 //! names it, and that class's choice must be the fastest backend of the run
 //! for each entry point (within 5 %: the runs are noisy).
 
-// Run-time selection, `HQ_BACKEND` and `set_backend` need `std`.
-#![cfg(feature = "std")]
-
 use hq::choice::{CLASSES, ClassChoice, classify};
 use hq::cpu::{Feature, Identity, Level, Vendor};
 use hq::{Backend, has_setwise_table};
@@ -14,7 +11,7 @@ use std::path::Path;
 
 /// The committed full runs.
 fn committed_runs() -> Vec<Results> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benches/results");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("results");
     let Ok(entries) = std::fs::read_dir(&dir) else {
         return Vec::new();
     };
