@@ -24,7 +24,7 @@ impl Lookup for CozyChess {
     fn rook(self, sq: Square, occ: Bitboard) -> Bitboard {
         Bitboard(
             cozy_chess::get_rook_moves(
-                cozy_chess::Square::index(sq.index()),
+                cozy_chess::Square::index(sq.to_usize()),
                 cozy_chess::BitBoard(occ.0),
             )
             .0,
@@ -34,7 +34,7 @@ impl Lookup for CozyChess {
     fn bishop(self, sq: Square, occ: Bitboard) -> Bitboard {
         Bitboard(
             cozy_chess::get_bishop_moves(
-                cozy_chess::Square::index(sq.index()),
+                cozy_chess::Square::index(sq.to_usize()),
                 cozy_chess::BitBoard(occ.0),
             )
             .0,
@@ -45,7 +45,7 @@ impl Lookup for CozyChess {
 #[inline(always)]
 fn chess_square(sq: Square) -> chess::Square {
     // SAFETY: `Square::index` is below 64, the range `chess::Square::new` needs.
-    unsafe { chess::Square::new(sq.index() as u8) }
+    unsafe { chess::Square::new(sq.to_usize() as u8) }
 }
 
 /// chess's `get_rook_moves` / `get_bishop_moves` (magic bitboards).
@@ -90,7 +90,7 @@ impl Lookup for Shakmaty {
     fn rook(self, sq: Square, occ: Bitboard) -> Bitboard {
         Bitboard(
             shakmaty::attacks::rook_attacks(
-                shakmaty::Square::new(sq.index() as u32),
+                shakmaty::Square::new(sq.to_usize() as u32),
                 shakmaty::Bitboard(occ.0),
             )
             .0,
@@ -100,7 +100,7 @@ impl Lookup for Shakmaty {
     fn bishop(self, sq: Square, occ: Bitboard) -> Bitboard {
         Bitboard(
             shakmaty::attacks::bishop_attacks(
-                shakmaty::Square::new(sq.index() as u32),
+                shakmaty::Square::new(sq.to_usize() as u32),
                 shakmaty::Bitboard(occ.0),
             )
             .0,

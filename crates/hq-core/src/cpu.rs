@@ -766,9 +766,49 @@ pub fn brand_string() -> Option<std::string::String> {
     }
 }
 
+/// This CPU's id, as the bench matrix names its results
+/// (`benches/results/<cpu-id>/`) and the choice table's `measured_on` lists
+/// it: the brand string as a slug, then family, model and stepping (virtual
+/// machines often hide the model in the brand: "AMD EPYC"). For example
+/// `amd-epyc-f19-m11-s1`.
+#[cfg(feature = "std")]
+pub fn cpu_id() -> std::string::String {
+    let id = Identity::detect();
+    let name = match slug(&brand_string().unwrap_or_default()) {
+        s if s.is_empty() => slug(&std::format!("{:?}-{TARGET_ARCH}", id.vendor)),
+        s => s,
+    };
+    std::format!("{name}-f{:x}-m{:x}-s{}", id.family, id.model, id.stepping)
+}
+
+/// Lower-case letters and digits, other runs turned into one `-`.
+#[cfg(feature = "std")]
+fn slug(text: &str) -> std::string::String {
+    let mut out = std::string::String::new();
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    out.truncate(out.trim_end_matches('-').len());
+    out
+}
+
 #[cfg(all(test, feature = "std"))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn slugs_are_file_names() {
+        assert_eq!(
+            slug("Intel(R) Xeon(R) Processor"),
+            "intel-r-xeon-r-processor"
+        );
+        assert_eq!(slug("  AMD EPYC 9R45 "), "amd-epyc-9r45");
+        assert!(cpu_id().contains("-f") && !cpu_id().contains(' '));
+    }
 
     #[test]
     fn levels_nest_and_detection_is_consistent() {

@@ -75,9 +75,11 @@ impl Square {
         }
     }
 
-    /// The index 0..64.
+    /// The index 0..64 (a1 = 0, h8 = 63), as shakmaty's `to_usize` (named so
+    /// that it cannot be mistaken for a constructor, as cozy-chess's
+    /// `Square::index(usize)` is one; `usize::from(sq)` is the same).
     #[inline]
-    pub const fn index(self) -> usize {
+    pub const fn to_usize(self) -> usize {
         self as usize
     }
 

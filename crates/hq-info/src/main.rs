@@ -20,9 +20,15 @@ struct Args {
     /// Skip the self-check of every backend against the oracle.
     #[arg(long)]
     no_check: bool,
+    /// Also print the class's evidence, the CPU's features and every backend.
+    #[arg(long, short)]
+    verbose: bool,
 }
 
-/// 20,000 random queen lookups against the oracle.
+/// Random queen lookups per backend in the self-check.
+const SELF_CHECK_LOOKUPS: u64 = 20_000;
+
+/// [`SELF_CHECK_LOOKUPS`] random queen lookups against the oracle.
 struct SelfCheck;
 
 impl WithBackend for SelfCheck {
@@ -36,7 +42,7 @@ impl WithBackend for SelfCheck {
             state ^= state << 17;
             state
         };
-        for _ in 0..20_000 {
+        for _ in 0..SELF_CHECK_LOOKUPS {
             let occ = Bitboard(next() & next());
             let sq = Square::from_index_masked(next() as u8);
             let (want, got) = (
@@ -50,7 +56,7 @@ impl WithBackend for SelfCheck {
                 ));
             }
         }
-        Ok(20_000)
+        Ok(SELF_CHECK_LOOKUPS)
     }
 }
 
@@ -60,61 +66,115 @@ fn main() {
         let attacks = hq::queen_attacks(Square::D4, Bitboard::EMPTY);
         println!("queen on d4, empty board: {} squares", attacks.count());
     }
+    let selection = hq::init().unwrap_or_else(|e| {
+        eprintln!("hq-info: error: {e}");
+        std::process::exit(2);
+    });
     let id = Identity::detect();
-    println!(
-        "CPU: {} ({:?}, family {:#x}, model {:#x}, stepping {})",
-        hq::cpu::brand_string().unwrap_or_else(|| hq::cpu::TARGET_ARCH.to_owned()),
-        id.vendor,
-        id.family,
-        id.model,
-        id.stepping
-    );
-    let features: Vec<String> = Feature::ALL
-        .iter()
-        .map(|f| format!("{f}{}", if f.is_detected() { "+" } else { "-" }))
-        .collect();
-    println!("features: {}", features.join(" "));
-    let levels: Vec<&str> = [
-        Level::X86V2,
-        Level::X86V3,
+    let top_level = [
         Level::X86V4,
+        Level::X86V3,
+        Level::X86V2,
         Level::Neon,
         Level::Simd128,
     ]
     .into_iter()
-    .filter(|l| l.is_detected())
-    .map(Level::name)
-    .collect();
-    println!("levels: baseline {}", levels.join(" "));
-    println!("backends (general order of preference):");
-    let mut failed = None;
-    for &b in Backend::all() {
-        let status = match b.check_supported() {
-            Err(e) => format!("does not run here: {e}"),
-            Ok(_) if args.no_check => "runs here".to_owned(),
-            Ok(_) => match hq::with_backend(b, SelfCheck) {
-                Ok(Ok(n)) => format!("runs here; {n} random queen lookups agree with the oracle"),
-                Ok(Err(e)) => {
-                    failed = Some(e.clone());
-                    format!("SELF-CHECK FAILED: {e}")
-                }
-                Err(e) => format!("does not run here: {e}"),
-            },
-        };
-        println!("  {:<22} {:<22} {status}", b.name(), b.level().name());
+    .find(|l| l.is_detected())
+    .unwrap_or(Level::Baseline);
+    println!(
+        "hq-attacks {} on {} ({:?}, family {:#x}, model {:#x}; {top_level})",
+        env!("CARGO_PKG_VERSION"),
+        hq::cpu::brand_string().unwrap_or_else(|| hq::cpu::TARGET_ARCH.to_owned()),
+        id.vendor,
+        id.family,
+        id.model,
+    );
+    // The choice, one line per entry point.
+    let c = selection.choice;
+    println!("single lookups: {}", c.single);
+    println!("batches:        {}", c.batch);
+    if c.loops_setwise() {
+        println!(
+            "set-wise:       {} ({} up to {} sliders)",
+            c.setwise, c.single, c.setwise_loop
+        );
+    } else {
+        println!("set-wise:       {}", c.setwise);
     }
-    match hq::init() {
-        Ok(selection) => {
-            println!("active: {}", selection.choice.single);
-            println!("{selection}");
-        }
-        Err(e) => {
-            eprintln!("hq-info: error: {e}");
-            std::process::exit(2);
-        }
+    println!("why:            {}", selection.reason());
+    for note in &selection.notes {
+        println!("                {note}");
+    }
+    // The class, and how far its evidence reaches this CPU.
+    let class = selection.class;
+    println!("CPU class:      {} ({})", class.name, class.description);
+    let this = hq::cpu::cpu_id();
+    let evidence = if class.measured_on.contains(&this.as_str()) {
+        format!("measured on this CPU (benches/results/{this})")
+    } else if !class.measured_on.is_empty() {
+        format!(
+            "measured on another model of the class ({}), not on this one ({this})",
+            class.measured_on.join(", ")
+        )
+    } else {
+        "inferred, not measured on a CPU of the class (--verbose says from what)".to_owned()
+    };
+    println!("evidence:       {evidence}");
+    let failed = self_check(&args);
+    if args.verbose {
+        verbose(class);
+    } else {
+        println!("more:           hq-info --verbose (CPU features, every backend, the evidence)");
     }
     if let Some(e) = failed {
         eprintln!("hq-info: a backend disagrees with the oracle: {e}");
         std::process::exit(1);
+    }
+}
+
+/// Runs the self-check of every backend this CPU runs (one summary line,
+/// or a line per failure); returns the first failure.
+fn self_check(args: &Args) -> Option<String> {
+    if args.no_check {
+        println!("self-check:     skipped (--no-check)");
+        return None;
+    }
+    let mut failed = None;
+    let mut passed = 0;
+    for &b in Backend::all() {
+        match hq::with_backend(b, SelfCheck) {
+            Ok(Ok(_)) => passed += 1,
+            Ok(Err(e)) => {
+                println!("self-check:     {} FAILED: {e}", b.name());
+                failed.get_or_insert(e);
+            }
+            Err(_) => {} // does not run here (--verbose says why)
+        }
+    }
+    if failed.is_none() {
+        println!(
+            "self-check:     the {passed} backends that run here agree with the oracle \
+             ({SELF_CHECK_LOOKUPS} random queen lookups each)"
+        );
+    }
+    failed
+}
+
+/// The details behind the first screen.
+fn verbose(class: &hq::ClassChoice) {
+    println!("\nclass evidence: {}", class.evidence);
+    let features: Vec<String> = Feature::ALL
+        .iter()
+        .map(|f| format!("{f}{}", if f.is_detected() { "+" } else { "-" }))
+        .collect();
+    println!("CPU features:   {}", features.join(" "));
+    println!("backends (general order of preference):");
+    for &b in Backend::all() {
+        let status = match b.check_supported() {
+            Ok(_) => "runs here".to_owned(),
+            Err(hq::BackendError::Unsupported(missing)) => format!("does not run here: {missing}"),
+            Err(e) => format!("does not run here: {e}"),
+        };
+        println!("  {:<22} {:<16} {status}", b.name(), b.level().name());
     }
 }

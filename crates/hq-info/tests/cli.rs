@@ -38,14 +38,70 @@ fn hq_info(env: Option<&str>, args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// The value of the first-screen line `name: value`.
+fn line<'a>(stdout: &'a str, name: &str) -> &'a str {
+    stdout
+        .lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(':'))
+        .unwrap_or_else(|| panic!("no line {name:?} in:\n{stdout}"))
+        .trim()
+}
+
+/// The backends of the three entry points, as the first screen gives them.
+fn entry_points(stdout: &str) -> [&str; 3] {
+    let setwise = line(stdout, "set-wise");
+    [
+        line(stdout, "single lookups"),
+        line(stdout, "batches"),
+        setwise.split(' ').next().unwrap_or(setwise),
+    ]
+}
+
 #[test]
 fn hq_backend_makes_one_backend_serve_every_entry_point() {
-    for b in Backend::supported() {
+    for b in Backend::supported().filter(|b| b.is_dispatched()) {
         let (code, stdout, stderr) = hq_info(Some(b.name()), &["--call"]);
         assert_eq!(code, 0, "{stderr}");
-        let expected = format!("single lookups: {b}, batches: {b}, set-wise: {b}");
-        assert!(stdout.contains(&expected), "{stdout}");
-        assert!(stdout.contains("overridden by HQ_BACKEND"), "{stdout}");
+        assert_eq!(entry_points(&stdout), [b.name(); 3], "{stdout}");
+        assert!(
+            line(&stdout, "why").contains("overridden by HQ_BACKEND"),
+            "{stdout}"
+        );
+    }
+}
+
+#[test]
+fn the_first_screen_is_short_and_verbose_has_the_details() {
+    let (code, stdout, stderr) = hq_info(None, &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.lines().count() <= 15, "{stdout}");
+    let class = hq::choice::this_cpu();
+    assert!(
+        line(&stdout, "CPU class").starts_with(class.name),
+        "{stdout}"
+    );
+    let evidence = line(&stdout, "evidence");
+    assert!(
+        evidence.starts_with("measured on this CPU")
+            || evidence.starts_with("measured on another model")
+            || evidence.starts_with("inferred"),
+        "{stdout}"
+    );
+    assert_eq!(
+        evidence.starts_with("inferred"),
+        class.measured_on.is_empty(),
+        "{stdout}"
+    );
+    let (code, verbose, stderr) = hq_info(None, &["--verbose"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(verbose.contains(class.evidence), "{verbose}");
+    for b in Backend::all() {
+        assert!(
+            verbose
+                .lines()
+                .any(|l| l.trim_start().starts_with(b.name())),
+            "{verbose}"
+        );
     }
 }
 
@@ -55,14 +111,14 @@ fn without_hq_backend_the_class_choice_serves() {
         let (code, stdout, stderr) = hq_info(env, &[]);
         assert_eq!(code, 0, "{stderr}");
         let c = hq::choice::this_cpu().choice;
-        let expected = format!(
-            "single lookups: {}, batches: {}, set-wise: {}",
-            c.single, c.batch, c.setwise
-        );
-        assert!(stdout.contains(&expected), "{stdout}");
-        assert!(
-            stdout.contains("run-time dispatch: the class's choice"),
+        assert_eq!(
+            entry_points(&stdout),
+            [c.single.name(), c.batch.name(), c.setwise.name()],
             "{stdout}"
+        );
+        assert_eq!(
+            line(&stdout, "why"),
+            "run-time dispatch: the class's choice"
         );
     }
 }

@@ -24,7 +24,6 @@ use core::sync::atomic::AtomicU64;
 use core::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
 use hq_core::cpu::compiled_fn;
 use hq_core::{Bitboard, Line, SliderAttacks, Square};
-use std::borrow::ToOwned;
 use std::format;
 use std::string::String;
 use std::sync::Mutex;
@@ -65,6 +64,41 @@ pub struct Selection {
     pub notes: Vec<String>,
 }
 
+impl Selection {
+    /// What decided, in one sentence (the last line of the `Display` form,
+    /// before any notes).
+    pub fn reason(&self) -> impl fmt::Display + '_ {
+        Reason(self)
+    }
+}
+
+struct Reason<'a>(&'a Selection);
+
+impl fmt::Display for Reason<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.0.mode, self.0.source) {
+            (Mode::Forced, _) => {
+                write!(f, "forced by Cargo features ")?;
+                for (i, b) in Backend::forced().enumerate() {
+                    write!(f, "{}{}", if i > 0 { ", " } else { "" }, b.force_feature())?;
+                }
+                write!(
+                    f,
+                    ": each entry point takes the class's choice if it is forced and runs \
+                     here, else the first forced backend that runs here"
+                )
+            }
+            (Mode::RunTime, Source::Class) => write!(f, "run-time dispatch: the class's choice"),
+            (Mode::RunTime, Source::Environment) => {
+                write!(f, "run-time dispatch overridden by {}", crate::ENV_VAR)
+            }
+            (Mode::RunTime, Source::SetBackend) => write!(f, "set by hq::set_backend"),
+        }
+    }
+}
+
+/// Three lines: the backend of each entry point, the CPU class (its
+/// evidence is [`ClassChoice::evidence`]), and what decided; then any notes.
 impl fmt::Display for Selection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let c = self.choice;
@@ -78,27 +112,10 @@ impl fmt::Display for Selection {
         }
         writeln!(
             f,
-            "\nCPU class: {} ({}); its choice: {} ({})",
-            self.class.name, self.class.description, self.class.choice, self.class.evidence
+            "\nCPU class: {} ({}); its choice: {}",
+            self.class.name, self.class.description, self.class.choice
         )?;
-        match (self.mode, self.source) {
-            (Mode::Forced, _) => {
-                let forced: Vec<String> = Backend::forced()
-                    .map(|b| b.force_feature().to_owned())
-                    .collect();
-                write!(
-                    f,
-                    "forced by Cargo features {}: each entry point takes the class's choice if it \
-                     is forced and runs here, else the first forced backend that runs here",
-                    forced.join(", ")
-                )?;
-            }
-            (Mode::RunTime, Source::Class) => write!(f, "run-time dispatch: the class's choice")?,
-            (Mode::RunTime, Source::Environment) => {
-                write!(f, "run-time dispatch overridden by {}", crate::ENV_VAR)?
-            }
-            (Mode::RunTime, Source::SetBackend) => write!(f, "set by hq::set_backend")?,
-        }
+        write!(f, "{}", self.reason())?;
         for note in &self.notes {
             write!(f, "\n{note}")?;
         }

@@ -19,7 +19,7 @@
 //! * batches, many squares over one occupancy: [`queen_attacks_batch`] ...;
 //! * set-wise, the union over a set of sliders: [`queen_attacks_setwise`] ...;
 //! * leapers and lines, `const fn` over `const` tables: [`knight_attacks`],
-//!   [`king_attacks`], [`pawn_attacks`], [`between`], [`line`], and the
+//!   [`king_attacks`], [`pawn_attacks`], [`between`], [`line()`], and the
 //!   portable [`rook_attacks_const`] ... for `const` contexts;
 //! * jobs: [`with_active_backend`] runs your loop monomorphized for the
 //!   chosen backends and compiled for their instruction set, so the
@@ -48,6 +48,17 @@
 //!   run stops at the first call with the reason, never with SIGILL.
 //! * [`init`] makes the choice up front and returns errors as values;
 //!   [`set_backend`] switches every entry point to one backend.
+//!
+//! # Features
+//!
+//! * `std` (default): run-time CPU detection, `HQ_BACKEND`, [`init`],
+//!   [`set_backend`] and [`selection`]. Without it the crate is `#![no_std]`
+//!   and the choice is made at compile time from the build's target
+//!   features (`-C target-cpu=...`), as multiversion's static dispatcher
+//!   does: the first vendor-neutral class of [`choice::CLASSES`] whose level
+//!   the build enables. The free functions and jobs work the same.
+//! * `force-<backend>`: see above. `all-backends`: every backend reachable
+//!   by `HQ_BACKEND` and `set_backend`.
 //!
 //! Latency-bound code (a dependency chain of lookups) may prefer another
 //! backend than the throughput-measured choice: the README lists each
@@ -299,11 +310,12 @@ pub fn selection() -> Selection {
     init().unwrap_or_else(|e| panic!("hq: {e}"))
 }
 
-/// The backend of each entry point (choosing now if no call has yet).
+/// The backend of each entry point (choosing now if no call has yet; the
+/// compile-time choice without `std`).
 ///
 /// # Panics
 ///
-/// As [`selection`].
+/// With `std`, as `selection` (never without).
 pub fn active_choice() -> Choice {
     #[cfg(feature = "std")]
     return selection().choice;
@@ -315,7 +327,7 @@ pub fn active_choice() -> Choice {
 ///
 /// # Panics
 ///
-/// As [`selection`].
+/// As [`active_choice`].
 pub fn active_backend() -> Backend {
     active_choice().single
 }
