@@ -14,9 +14,27 @@ use crate::{
 };
 use criterion::{Criterion, Throughput};
 use hq::{Backend, Bitboard, SliderAttacks, Square, WithBackend};
-use hq_bench_format::{BenchMeta, ChoiceNames};
+use hq_bench_format::{BenchMeta, ChoiceNames, PositionCheck, TimedCell};
 pub use hq_bench_format::{PER_PIECE_SUFFIX, RowKind, RowMeta as Row, Skipped};
 use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// `HQ_BENCH_ROUNDS=<rounds>,<sample microseconds>`.
+#[derive(Clone, Copy)]
+struct Rounds {
+    rounds: usize,
+    sample: Duration,
+}
+
+impl Rounds {
+    fn parse(spec: &str) -> Option<Rounds> {
+        let (rounds, micros) = spec.split_once(',')?;
+        Some(Rounds {
+            rounds: rounds.trim().parse().ok().filter(|&r| r > 0)?,
+            sample: Duration::from_micros(micros.trim().parse().ok()?),
+        })
+    }
+}
 
 type Timed = Box<dyn Fn(&Data) -> u64>;
 
@@ -208,10 +226,10 @@ impl Bench {
         self.push(row, Piece::Queen, Workload::Cache, ReadsOnly);
     }
 
-    /// Times every entry with criterion (configured from the command line)
-    /// and writes the `HQ_BENCH_META` file if asked.
+    /// Times every entry: in interleaved rounds when `HQ_BENCH_ROUNDS` is set
+    /// (what `cargo xtask bench-matrix` does; see [`Bench::run_rounds`]),
+    /// else with criterion, configured from the command line (`cargo bench`).
     pub fn run(mut self) {
-        let mut criterion = Criterion::default().configure_from_args();
         let order = |e: &Entry| {
             let p = Piece::ALL.iter().position(|&p| p == e.piece).unwrap_or(0);
             let w = Workload::ALL
@@ -227,27 +245,148 @@ impl Bench {
             self.checked_cases,
             self.entries.len()
         );
-        if let Err(e) = self.write_meta() {
-            eprintln!("hq-bench: cannot write HQ_BENCH_META: {e}");
-            std::process::exit(1);
+        if let Some(spec) = std::env::var_os("HQ_BENCH_ROUNDS") {
+            let spec = spec.to_string_lossy().into_owned();
+            let rounds = Rounds::parse(&spec).unwrap_or_else(|| {
+                eprintln!(
+                    "hq-bench: HQ_BENCH_ROUNDS={spec:?} is not <rounds>,<sample microseconds>"
+                );
+                std::process::exit(2);
+            });
+            let check = self.run_rounds(rounds);
+            self.exit_on_error(self.write_meta(Some(check)));
+            return;
         }
+        self.exit_on_error(self.write_meta(None));
+        let mut criterion = Criterion::default().configure_from_args();
         let total = self.entries.len();
         let data = &self.data;
         for (k, entry) in self.entries.iter().enumerate() {
-            let group_name = format!("{}/{}", entry.piece.name(), entry.workload.name());
-            let row = &self.rows[entry.row];
-            println!("hq-bench: [{}/{total}] {group_name}/{}", k + 1, row.name);
-            let mut group = criterion.benchmark_group(&group_name);
+            let group_name = self.cell_name(entry);
+            println!("hq-bench: [{}/{total}] {group_name}", k + 1);
+            let (group_name, row) = group_name.rsplit_once('/').expect("piece/workload/row");
+            let mut group = criterion.benchmark_group(group_name);
             group.throughput(Throughput::Elements(
                 lookups_per_iteration(entry.workload) as u64
             ));
-            group.bench_function(&row.name, |b| b.iter(|| (entry.job)(black_box(data))));
+            group.bench_function(row, |b| b.iter(|| (entry.job)(black_box(data))));
             group.finish();
         }
         criterion.final_summary();
     }
 
-    fn write_meta(&self) -> std::io::Result<()> {
+    fn exit_on_error(&self, result: std::io::Result<()>) {
+        if let Err(e) = result {
+            eprintln!("hq-bench: cannot write HQ_BENCH_META or HQ_BENCH_OUT: {e}");
+            std::process::exit(1);
+        }
+    }
+
+    /// `<piece>/<workload>/<row>`.
+    fn cell_name(&self, entry: &Entry) -> String {
+        format!(
+            "{}/{}/{}",
+            entry.piece.name(),
+            entry.workload.name(),
+            self.rows[entry.row].name
+        )
+    }
+
+    /// Times every entry in `rounds.rounds` rounds, each entry once per
+    /// round for about `rounds.sample` (a whole number of iterations), in an
+    /// order shuffled anew every round, so that no row is favoured by its
+    /// place and slow phases of the machine spread over every row. Before
+    /// the first round every entry runs once (tables and the cache buffer
+    /// touched) and the first entries run for 300 ms (clock ramp-up). The
+    /// first entry is also timed before and after every other entry of each
+    /// round: the returned [`PositionCheck`]. Writes the samples as JSON to
+    /// `HQ_BENCH_OUT`.
+    fn run_rounds(&self, rounds: Rounds) -> PositionCheck {
+        let data = &self.data;
+        let time = |entry: &Entry, iterations: u64| {
+            let started = Instant::now();
+            for _ in 0..iterations {
+                black_box((entry.job)(black_box(data)));
+            }
+            started.elapsed().as_nanos() as f64 / iterations as f64
+        };
+        // Warm-up, then iterations per sample from a first timing of each entry.
+        let warm = Instant::now();
+        for entry in &self.entries {
+            time(entry, 1);
+        }
+        while warm.elapsed() < Duration::from_millis(300) {
+            for entry in self.entries.iter().take(8) {
+                time(entry, 1);
+            }
+        }
+        let iterations: Vec<u64> = self
+            .entries
+            .iter()
+            .map(|entry| {
+                let ns = time(entry, 2).max(1.0);
+                ((rounds.sample.as_nanos() as f64 / ns) as u64).max(1)
+            })
+            .collect();
+        let n = self.entries.len();
+        let mut samples = vec![Vec::with_capacity(rounds.rounds); n];
+        let (mut first, mut last) = (Vec::new(), Vec::new());
+        let mut order: Vec<usize> = (0..n).collect();
+        let mut rng = crate::XorShift(0x2545_F491_4F6C_DD1D);
+        let started = Instant::now();
+        for round in 0..rounds.rounds {
+            // Fisher-Yates, a fresh order every round.
+            for i in (1..n).rev() {
+                order.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
+            }
+            first.push(time(&self.entries[0], iterations[0]));
+            for &i in &order {
+                samples[i].push(time(&self.entries[i], iterations[i]));
+            }
+            last.push(time(&self.entries[0], iterations[0]));
+            let done = round + 1;
+            let per_round = started.elapsed().as_secs_f64() / done as f64;
+            println!(
+                "hq-bench: round {done}/{}: {:.1} s per round, about {:.0} s left",
+                rounds.rounds,
+                per_round,
+                per_round * (rounds.rounds - done) as f64
+            );
+        }
+        let cells: Vec<TimedCell> = self
+            .entries
+            .iter()
+            .zip(samples)
+            .map(|(entry, per_iter)| TimedCell {
+                cell: self.cell_name(entry),
+                elements: lookups_per_iteration(entry.workload) as u64,
+                per_iter,
+            })
+            .collect();
+        if let Some(path) = std::env::var_os("HQ_BENCH_OUT") {
+            let text = serde_json::to_string(&cells).expect("plain data");
+            self.exit_on_error(std::fs::write(path, text));
+        }
+        let median = |mut v: Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        let check = PositionCheck {
+            cell: self.cell_name(&self.entries[0]),
+            first_ns: median(first),
+            last_ns: median(last),
+        };
+        println!(
+            "hq-bench: position check: {} timed first {:.0} ns, last {:.0} ns per iteration ({:+.1} %)",
+            check.cell,
+            check.first_ns,
+            check.last_ns,
+            check.bias() * 100.0
+        );
+        check
+    }
+
+    fn write_meta(&self, position_check: Option<PositionCheck>) -> std::io::Result<()> {
         let Some(path) = std::env::var_os("HQ_BENCH_META") else {
             return Ok(());
         };
@@ -269,6 +408,7 @@ impl Bench {
             checked_cases: self.checked_cases,
             rows: self.rows.clone(),
             skipped: self.skipped.clone(),
+            position_check,
         };
         let text = serde_json::to_string(&meta).map_err(std::io::Error::other)?;
         std::fs::write(path, text)

@@ -17,8 +17,15 @@
 //!   variants (cozy-chess `pext`, chess `*_bmi`);
 //! * `shakmaty-hq`: shakmaty built without its `magics` feature (one build
 //!   cannot hold both variants) beside PEXT;
-//! * `force-<backend>`: the facade forced to each backend this CPU supports,
-//!   beside PEXT (others are listed as skipped, with the reason).
+//! * `force-<backend>`: the facade forced to `pext` and to
+//!   `scalar-rank-table` (with `--full`: each backend this CPU supports;
+//!   others are listed as skipped, with the reason), beside PEXT.
+//!
+//! Timing: by default every cell is timed in rounds (`HQ_BENCH_ROUNDS`, see
+//! `benches/runner.rs`): 15 samples of about 2 ms per cell, each round in a
+//! fresh random order after a warm-up; the figure is the fastest sample,
+//! and each cell records its spread. `--full` uses criterion's sampling
+//! instead (the long run, about 40 minutes on 2 cores).
 //!
 //! Every bench binary is checked before it runs: its single-lookup workload
 //! loops must be one lookup at a time (`asm_check`, issue 13).
@@ -50,6 +57,13 @@ pub struct Args {
     /// Every stage with tiny samples (checks the pipeline, not the speed).
     #[arg(long)]
     quick: bool,
+    /// The long run: criterion's sampling instead of rounds, and every
+    /// `force-<backend>` build (the default keeps two).
+    #[arg(long, conflicts_with = "quick")]
+    full: bool,
+    /// Rounds per cell (default 15; 2 with --quick).
+    #[arg(long)]
+    rounds: Option<usize>,
     /// Merge these result directories into one matrix and chart.
     #[arg(long, num_args = 1.., value_name = "DIR")]
     merge: Vec<PathBuf>,
@@ -119,6 +133,8 @@ struct Config {
     /// Remove `HQ_BACKEND` from the environment (forced builds refuse it).
     clear_hq_backend: bool,
     skip_reason: Option<String>,
+    /// Built only with `--full`.
+    full_only: bool,
 }
 
 fn configs(cpu: &hq_bench_format::Cpu) -> Vec<Config> {
@@ -132,6 +148,7 @@ fn configs(cpu: &hq_bench_format::Cpu) -> Vec<Config> {
             cargo_args: args(&["--bench", "attacks"]),
             clear_hq_backend: false,
             skip_reason: None,
+            full_only: false,
         },
         Config {
             name: "native".into(),
@@ -145,6 +162,7 @@ fn configs(cpu: &hq_bench_format::Cpu) -> Vec<Config> {
             },
             clear_hq_backend: false,
             skip_reason: None,
+            full_only: false,
         },
         Config {
             name: "shakmaty-hq".into(),
@@ -154,6 +172,7 @@ fn configs(cpu: &hq_bench_format::Cpu) -> Vec<Config> {
             cargo_args: args(&["--bench", "shakmaty_hq", "--no-default-features"]),
             clear_hq_backend: false,
             skip_reason: None,
+            full_only: false,
         },
     ];
     for &backend in hq::Backend::all() {
@@ -169,6 +188,10 @@ fn configs(cpu: &hq_bench_format::Cpu) -> Vec<Config> {
             cargo_args: args(&["--bench", "facade", "--features", &feature]),
             clear_hq_backend: true,
             skip_reason: backend.check_supported().err().map(|e| e.to_string()),
+            // A forced build times the same token as the runtime build's
+            // backend row: two test the forcing mechanism (the fastest
+            // table method and the portable default), `--full` runs all.
+            full_only: !matches!(backend, hq::Backend::Pext | hq::Backend::ScalarRankTable),
         });
     }
     out
@@ -305,11 +328,21 @@ fn run_config(
     }
     std::fs::create_dir_all(&home).map_err(|e| format!("cannot create {}: {e}", home.display()))?;
     let meta_path = home.join("hq-bench-meta.json");
+    let cells_path = home.join("hq-bench-cells.json");
     println!("{stage} running {}", config.name);
     let started = Instant::now();
     let mut extra = vec!["--".to_string()];
-    extra.extend(criterion_args(opts.quick));
-    let mut child = cargo_bench(root, config, &extra)
+    let mut command = if opts.full {
+        extra.extend(criterion_args(false));
+        cargo_bench(root, config, &extra)
+    } else {
+        let (rounds, sample_us) = (rounds_of(opts), if opts.quick { 20 } else { 2000 });
+        let mut cmd = cargo_bench(root, config, &extra);
+        cmd.env("HQ_BENCH_ROUNDS", format!("{rounds},{sample_us}"))
+            .env("HQ_BENCH_OUT", &cells_path);
+        cmd
+    };
+    let mut child = command
         .env("CRITERION_HOME", &home)
         .env("HQ_BENCH_META", &meta_path)
         .stdout(Stdio::piped())
@@ -362,13 +395,22 @@ fn run_config(
         .map_err(|e| format!("the bench wrote no {}: {e}", meta_path.display()))?;
     let meta: BenchMeta = serde_json::from_str(&meta_text)
         .map_err(|e| format!("{} does not parse: {e}", meta_path.display()))?;
-    let benches = results::read_criterion(&home)?;
+    let benches = if opts.full {
+        results::read_criterion(&home)?
+    } else {
+        results::read_rounds(&cells_path)?
+    };
     Ok(RunOutput {
         meta,
         benches,
         build_seconds,
         run_seconds,
     })
+}
+
+/// Rounds per cell: `--rounds`, else 15 (2 with `--quick`).
+fn rounds_of(opts: &Args) -> usize {
+    opts.rounds.unwrap_or(if opts.quick { 2 } else { 15 })
 }
 
 /// Output of a command, trimmed, or `unknown`.
@@ -415,6 +457,7 @@ fn figures_of(config: &str, benches: &[results::CriterionBench]) -> Vec<Figure> 
                 mlookups_per_s: 1e3 / per_lookup,
                 ns_per_lookup: per_lookup,
                 ratio_to_pext: None,
+                spread: results::spread(&b.per_iter),
             })
         })
         .collect();
@@ -486,7 +529,13 @@ pub fn run(opts: &Args) -> Result<(), String> {
     let all = configs(&cpu);
     let selected: Vec<&Config> = all
         .iter()
-        .filter(|c| opts.only.is_empty() || opts.only.contains(&c.name))
+        .filter(|c| {
+            if opts.only.is_empty() {
+                opts.full || !c.full_only
+            } else {
+                opts.only.contains(&c.name)
+            }
+        })
         .collect();
     if selected.is_empty() {
         let names: Vec<&str> = all.iter().map(|c| c.name.as_str()).collect();
@@ -496,6 +545,37 @@ pub fn run(opts: &Args) -> Result<(), String> {
         ));
     }
     let runnable = selected.iter().filter(|c| c.skip_reason.is_none()).count();
+    // Seconds each stage should take: this CPU's last run in the same mode
+    // if there is one, else rough figures for a 2-core machine, warm build.
+    let previous = Results::load(&output_dir_for(&root, &cpu, false))
+        .ok()
+        .filter(|r| r.statistic.starts_with("fastest of") != opts.full && !opts.quick);
+    let estimate = |name: &str| -> f64 {
+        let last = previous.as_ref().and_then(|r| {
+            let c = r.configs.iter().find(|c| c.name == name && c.ran())?;
+            Some(c.run_seconds + c.build_seconds.min(30.0))
+        });
+        last.unwrap_or(match (opts.quick, opts.full, name) {
+            (true, _, _) => 5.0,
+            (_, true, "runtime" | "native") => 420.0,
+            (_, true, _) => 60.0,
+            (_, false, "runtime" | "native") => 60.0,
+            _ => 15.0,
+        })
+    };
+    let perft_estimate = if opts.no_perft {
+        0.0
+    } else if opts.quick {
+        20.0
+    } else {
+        90.0
+    };
+    let mut left: f64 = selected
+        .iter()
+        .filter(|c| c.skip_reason.is_none())
+        .map(|c| estimate(&c.name))
+        .sum::<f64>()
+        + perft_estimate;
     let mut runs = Vec::new();
     let mut figures = Vec::new();
     let mut k = 0;
@@ -517,6 +597,12 @@ pub fn run(opts: &Args) -> Result<(), String> {
         }
         k += 1;
         let stage = format!("[build {k}/{runnable} {}]", config.name);
+        println!(
+            "\n{stage} {:.0} s elapsed, about {:.0} s left in all (estimate)",
+            started.elapsed().as_secs_f64(),
+            left
+        );
+        left -= estimate(&config.name);
         let output = run_config(&root, &raw, config, &stage, opts)?;
         let config_figures = figures_of(&config.name, &output.benches);
         println!(
@@ -547,7 +633,11 @@ pub fn run(opts: &Args) -> Result<(), String> {
         git_commit: command_line("git", &["describe", "--always", "--dirty"], &root),
         date,
         total_seconds: started.elapsed().as_secs_f64(),
-        statistic: results::STATISTIC.to_owned(),
+        statistic: if opts.full {
+            results::STATISTIC_CRITERION.to_owned()
+        } else {
+            results::statistic_rounds(rounds_of(opts))
+        },
         configs: runs,
         figures,
         perft,
@@ -598,7 +688,7 @@ mod tests {
             git_commit: "abc".into(),
             date: utc_now(),
             total_seconds: 1.0,
-            statistic: results::STATISTIC.into(),
+            statistic: results::statistic_rounds(15),
             configs: vec![ConfigRun {
                 name: "runtime".into(),
                 description: "test".into(),
@@ -621,6 +711,7 @@ mod tests {
                         row("scalar-rank-table", RowKind::Backend),
                     ],
                     skipped: vec![],
+                    position_check: None,
                 }),
                 build_seconds: 0.0,
                 run_seconds: 0.0,

@@ -127,6 +127,29 @@ pub struct BenchMeta {
     pub rows: Vec<RowMeta>,
     /// Rows this build could not time.
     pub skipped: Vec<Skipped>,
+    /// The position-bias check of a run in rounds (absent under criterion).
+    #[serde(default)]
+    pub position_check: Option<PositionCheck>,
+}
+
+/// One cell timed twice more in every round, once before every other entry
+/// and once after all of them: if the two agree, where a row falls in a
+/// round's order does not bias its figure.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PositionCheck {
+    /// `<piece>/<workload>/<row>` of the cell.
+    pub cell: String,
+    /// Its figure when timed first in every round, ns per iteration.
+    pub first_ns: f64,
+    /// Its figure when timed last in every round, ns per iteration.
+    pub last_ns: f64,
+}
+
+impl PositionCheck {
+    /// `last / first - 1`: the bias of the position, as a fraction.
+    pub fn bias(&self) -> f64 {
+        self.last_ns / self.first_ns - 1.0
+    }
 }
 
 /// Who the CPU is.
@@ -192,7 +215,7 @@ pub struct Results {
     pub date: String,
     /// Wall time of the whole run, seconds.
     pub total_seconds: f64,
-    /// How each figure is derived from criterion's samples.
+    /// How each figure is derived from the samples.
     pub statistic: String,
     /// The build configurations, in run order.
     pub configs: Vec<ConfigRun>,
@@ -202,6 +225,17 @@ pub struct Results {
     pub perft: Vec<PerftFigure>,
     /// Why perft figures are missing, when they are.
     pub perft_note: Option<String>,
+}
+
+/// One cell's samples from a run in rounds (`HQ_BENCH_OUT`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TimedCell {
+    /// `<piece>/<workload>/<row>`.
+    pub cell: String,
+    /// Lookups per iteration.
+    pub elements: u64,
+    /// Time per iteration of each round's sample, ns.
+    pub per_iter: Vec<f64>,
 }
 
 /// One build configuration and how its run went.
@@ -245,11 +279,11 @@ pub struct Figure {
     pub workload: String,
     /// Lookups per benchmark iteration.
     pub lookups_per_iter: u64,
-    /// Samples criterion took.
+    /// Samples taken (criterion's, or one per round).
     pub samples: usize,
     /// The figure's time per iteration (see [`Results::statistic`]), ns.
     pub ns_per_iter: f64,
-    /// Criterion's median time per iteration, ns (for comparison).
+    /// The median sample's time per iteration, ns (for comparison).
     pub ns_per_iter_median: f64,
     /// Million lookups per second.
     pub mlookups_per_s: f64,
@@ -257,7 +291,14 @@ pub struct Figure {
     pub ns_per_lookup: f64,
     /// This figure over the [`REFERENCE_ROW`] figure of the same configuration, piece and workload.
     pub ratio_to_pext: Option<f64>,
+    /// The spread of the samples: their interquartile range over their
+    /// median (0.03 = 3 %). `matrix.md` flags cells above [`SPREAD_FLAG`].
+    #[serde(default)]
+    pub spread: f64,
 }
+
+/// The spread above which `matrix.md` flags a cell as noisy.
+pub const SPREAD_FLAG: f64 = 0.05;
 
 /// Perft speed of one row on one position.
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -1,7 +1,9 @@
 //! The Markdown matrix and the chart of one run, and of several runs merged.
 
 use super::chart::{self, Panel};
-use hq_bench_format::{CHART_SVG, MATRIX_MD, PER_PIECE_SUFFIX, REFERENCE_ROW, Results, RowKind};
+use hq_bench_format::{
+    CHART_SVG, MATRIX_MD, PER_PIECE_SUFFIX, REFERENCE_ROW, Results, RowKind, SPREAD_FLAG,
+};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -49,10 +51,13 @@ pub(crate) fn cell(
     workload: &str,
 ) -> String {
     match results.figure(config, row, piece, workload) {
-        Some(f) => match f.ratio_to_pext {
-            Some(r) => format!("{:.0} ({r:.2}×)", f.mlookups_per_s),
-            None => format!("{:.0}", f.mlookups_per_s),
-        },
+        Some(f) => {
+            let noisy = if f.spread > SPREAD_FLAG { " ±" } else { "" };
+            match f.ratio_to_pext {
+                Some(r) => format!("{:.0} ({r:.2}×){noisy}", f.mlookups_per_s),
+                None => format!("{:.0}{noisy}", f.mlookups_per_s),
+            }
+        }
         None => "—".to_owned(),
     }
 }
@@ -116,7 +121,10 @@ pub fn markdown(results: &Results) -> String {
         md,
         "* Cells: million lookups per second (ratio to the `{REFERENCE_ROW}` backend measured in \
          the same build, for the same piece and workload). ns per lookup = 1000 / cell. \
-         Set-wise counts one call (the union over 1-2, 4-6 or 10-14 sliders) as one lookup.\n"
+         Set-wise counts one call (the union over 1-2, 4-6 or 10-14 sliders) as one lookup. \
+         A cell marked ± spread more than {:.0} % over its samples (interquartile range over \
+         the median).\n",
+        SPREAD_FLAG * 100.0
     );
     let _ = writeln!(md, "## Builds\n");
     let _ = writeln!(
@@ -163,6 +171,40 @@ pub fn markdown(results: &Results) -> String {
     if !skipped.is_empty() {
         let _ = writeln!(md, "\nSkipped rows: {}.", skipped.join("; "));
     }
+    let checks: Vec<String> = results
+        .configs
+        .iter()
+        .filter_map(|c| {
+            let p = c.meta.as_ref()?.position_check.as_ref()?;
+            Some(format!(
+                "{}: `{}` {:.0} ns first, {:.0} ns last ({:+.1} %)",
+                c.name,
+                p.cell,
+                p.first_ns,
+                p.last_ns,
+                p.bias() * 100.0
+            ))
+        })
+        .collect();
+    if !checks.is_empty() {
+        let _ = writeln!(
+            md,
+            "\nPosition check (one cell timed before and after all others in every round, \
+             median per iteration): {}.",
+            checks.join("; ")
+        );
+    }
+    let noisy = results
+        .figures
+        .iter()
+        .filter(|f| f.spread > SPREAD_FLAG)
+        .count();
+    let _ = writeln!(
+        md,
+        "\nCells whose samples spread more than {:.0} %: {noisy} of {}.",
+        SPREAD_FLAG * 100.0,
+        results.figures.len()
+    );
     let rows = rows_of(results);
     for piece in ["queen", "rook", "bishop"] {
         let _ = writeln!(

@@ -1,4 +1,4 @@
-//! Reading criterion's output back, and the check CI runs on a run's outputs.
+//! Reading the bench binaries' samples back (rounds, or criterion's output), and the check CI runs on a run's outputs.
 //! The data types themselves are `hq_bench_format`'s.
 
 use hq_bench_format::{CHART_SVG, ConfigRun, MATRIX_MD, REFERENCE_ROW, Results};
@@ -106,11 +106,61 @@ fn collect_new_dirs(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
     Ok(())
 }
 
-/// The figure's statistic: the fastest of criterion's samples, each the mean
-/// of many iterations. On a shared machine, slow samples are other people's
-/// work landing on our core; the fastest sample is the speed of the code
-/// (as Chess_Movegen's and our earlier "best of 7").
-pub const STATISTIC: &str = "fastest criterion sample (each sample is the mean of many iterations); criterion's median is kept as ns_per_iter_median";
+/// The figure's statistic: the fastest sample, each the mean of many
+/// iterations. On a shared machine, slow samples are other people's work
+/// landing on our core; the fastest sample is the speed of the code (as
+/// Chess_Movegen's "best of" runs).
+pub fn statistic_rounds(rounds: usize) -> String {
+    format!(
+        "fastest of {rounds} rounds (each round times every cell for about 2 ms, in a fresh \
+         random order); the median round is kept as ns_per_iter_median, the interquartile \
+         range over the median as spread"
+    )
+}
+
+/// [`statistic_rounds`] for `--full`: criterion's samples.
+pub const STATISTIC_CRITERION: &str = "fastest criterion sample (each sample is the mean of many iterations); criterion's median is kept as ns_per_iter_median";
+
+/// The interquartile range of `samples` over their median (0 for fewer than 4).
+pub fn spread(samples: &[f64]) -> f64 {
+    if samples.len() < 4 {
+        return 0.0;
+    }
+    let mut v = samples.to_vec();
+    v.sort_by(f64::total_cmp);
+    let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+    (at(0.75) - at(0.25)) / at(0.5)
+}
+
+/// The samples a run in rounds wrote (`HQ_BENCH_OUT`).
+pub fn read_rounds(path: &Path) -> Result<Vec<CriterionBench>, String> {
+    let cells: Vec<hq_bench_format::TimedCell> = read_json(path)?;
+    cells
+        .into_iter()
+        .map(|c| {
+            let (group, row) = c
+                .cell
+                .rsplit_once('/')
+                .ok_or_else(|| format!("{}: cell {:?} has no row", path.display(), c.cell))?;
+            if c.per_iter.is_empty() {
+                return Err(format!(
+                    "{}: cell {} has no samples",
+                    path.display(),
+                    c.cell
+                ));
+            }
+            let mut sorted = c.per_iter.clone();
+            sorted.sort_by(f64::total_cmp);
+            Ok(CriterionBench {
+                group_id: group.to_owned(),
+                function_id: row.to_owned(),
+                elements: c.elements,
+                median: sorted[sorted.len() / 2],
+                per_iter: c.per_iter,
+            })
+        })
+        .collect()
+}
 
 /// The statistic over one benchmark's samples.
 pub fn best(per_iter: &[f64]) -> f64 {
