@@ -227,8 +227,8 @@ pub trait SliderAttacks: Copy + Send + Sync + core::fmt::Debug + 'static {
     #[inline]
     fn queen_attacks_setwise(self, queens: Bitboard, occupancy: Bitboard) -> Bitboard {
         // One loop over queen lookups: the union of a rook loop and a bishop
-        // loop walked the set twice (xop-ssse3, 4 queens: 30.3 ns before,
-        // 24.7 after; setwise_crossover on the Intel Xeon).
+        // loop walked the set twice (faster with 4 queens: `setwise_crossover`
+        // on the Intel Xeon, figures in the commit that made this change).
         union_of_attacks(
             queens,
             occupancy,
@@ -259,8 +259,8 @@ pub fn union_of_attacks(
 /// the lowest and the highest slider are looked up unconditionally (one
 /// square twice for a lone slider; for none, a1, masked out), so a mix of
 /// one and two sliders costs no mispredicted loop exit. On such a mix in an
-/// order the branch predictor cannot learn, `pext`'s loop ran 1-2 queens at
-/// 21.6 us per 4096 calls, this form at 11.9 (criterion, Intel Xeon); the
+/// order the branch predictor cannot learn, this form beat `pext`'s loop
+/// with 1-2 queens (the `set-wise 1-2` column of the committed runs); the
 /// price is a second lookup for a lone slider, which costly lookups do not
 /// repay (the set-wise entries choose per backend).
 ///

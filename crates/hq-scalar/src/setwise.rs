@@ -1,12 +1,9 @@
 //! Set-wise attacks: the union of the attacks of *every* slider in a set,
-//! by two methods. The tokens use the occluded fill ([`fill`]): measured on
-//! an Intel Xeon (`intel-r-xeon-r-processor-f6-ma7-s1`, `cargo run --release
-//! -p hq-benches --example setwise_crossover`), it costs 7.5 ns per rook or
-//! bishop set and 14 ns per queen set called through a function pointer
-//! at the baseline, against 14 and 26 ns for the HQ kernels below, whatever
-//! the number of sliders; inlined into a job at x86-64-v3, where LLVM
-//! vectorizes it, 4.1 ns per rook set, 3.5 per bishop set and 4.6 per queen
-//! set.
+//! by two methods. The tokens use the occluded fill ([`fill`]): about half
+//! the time of the HQ kernels below whatever the number of sliders, and
+//! faster still inlined into a job at x86-64-v3, where LLVM vectorizes it
+//! (measured on the Intel Xeon `intel-r-xeon-r-processor-f6-ma7-s1` with
+//! `cargo run --release -p hq-benches --example setwise_crossover`).
 //!
 //! The HQ form is set-wise HQ with overflow barriers: one subtraction per
 //! direction and line kind instead of one per piece.
@@ -63,7 +60,7 @@ use hq_core::at_most;
 /// on both sides of it, so the tokens cross over at 2 sliders or use the
 /// kernel for every set (`loop_up_to(0)`, no test at all): a kernel costs
 /// the same for any count, and the lookups for 3-4 sliders rarely beat it
-/// (`pext`, 3-4 rooks: 6.9 ns by a loop, 4.4 by the fill; Intel Xeon). A
+/// (not even `pext`'s, on the Intel Xeon). A
 /// crossover at 5 rooks, measured with fixed counts, made `pext`'s entry
 /// 0.87x its own loop for 4-6 rooks in the matrix. Only cheap lookups
 /// beat the kernel at 1-2 sliders: `pext`'s, the rooks and bishops of
@@ -99,10 +96,9 @@ impl PerPiece {
     /// target-cpu=native` on an AVX-512 CPU:
     /// [`Feature::Avx512f.is_static()`](hq_core::cpu::Feature::is_static)):
     /// there the fill for every set. LLVM compiles the portable fill to zmm
-    /// code in such builds (`vprolvq` rotations): 3.4 ns per bishop set
-    /// whatever the count, where two bishop lookups of `scalar-rank-table`
-    /// cost 4.7 branch-free. In the run-time build the same token's jobs
-    /// run at x86-64-v3, where the fill costs 3.5 ns and the lookups 2.6
+    /// code in such builds (`vprolvq` rotations), which beats two
+    /// branch-free bishop lookups of `scalar-rank-table`; in the run-time
+    /// build the same token's jobs run at x86-64-v3, where the lookups win
     /// (setwise_crossover, Intel Xeon, 1-2 bishops mixed).
     pub const fn fill_with_avx512(self) -> PerPiece {
         if hq_core::cpu::Feature::Avx512f.is_static() {

@@ -334,10 +334,9 @@ simd_backend! {
     rook generic::pair::rook::<XmmGfni>, bishop generic::pair::bishop::<XmmGfni>,
     queen generic::quad::queen::<YmmGfni>,
     batch soa(Zmm),
-    // The fill for every set: 3.0-3.9 ns per call whatever the number,
-    // where two lookups branch-free cost 4.3 ns for rooks, 3.2 for bishops
-    // and 4.9 for queens, and a crossover test at 2 mispredicts on sets of
-    // 2 and 3 sliders mixed (9 ns per call there; setwise_crossover,
+    // The fill for every set: its cost does not depend on the number, it
+    // is about that of two branch-free lookups, and a crossover test at 2
+    // mispredicts on sets of 2 and 3 sliders mixed (setwise_crossover,
     // Intel Xeon, run-time build).
     setwise fill(YmmGfni, YmmGfni, Zmm)
     below rooks loop_up_to(0), bishops loop_up_to(0), queens loop_up_to(0),

@@ -128,12 +128,9 @@ pub const CLASSES: &[ClassChoice] = &[
             setwise: Avx512,
             setwise_loop: 2,
         },
-        evidence: "measured: benches/results/intel-r-xeon-r-processor-f6-ma7-s1 (runtime \
-                   build, queen: throughput pext 849 M/s against avx512 576; batches pext \
-                   1012 against avx512 930; set-wise with 4-6 and 10+ sliders avx512 \
-                   321/341 against pext 209/217); set-wise calls with 1 or 2 sliders by pext \
-                   lookups, branch-free (same run, 1-2 sliders, queen/rook/bishop: pext \
-                   327/432/503 against the avx512 fill 318/403/426)",
+        evidence: "measured: benches/results/intel-r-xeon-r-processor-f6-ma7-s1 (rows pext \
+                   and avx512, runtime build, columns throughput, batch and set-wise; set-wise \
+                   with 1-2 sliders: the per-piece rows)",
         measured_on: &["intel-r-xeon-r-processor-f6-ma7-s1"],
     },
     ClassChoice {

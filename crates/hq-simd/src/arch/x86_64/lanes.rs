@@ -42,9 +42,9 @@ const fn nibble_table(shift: u32) -> [u8; 32] {
 /// the second step finishes the reversal (bit `i` of the qword ends at bit
 /// `63 - i`). Measured on the Intel Xeon (family 6 model 0xa7, AVX-512 VBMI
 /// and GFNI) against one affine step plus `vpermb` (VBMI) for the byte
-/// order: no slower in batches (`queen/batch/avx512` 878 and 887 M/s
-/// against 866 and 849, alternated runs), faster for single lookups (571
-/// against 539-543 M/s queen throughput), so `avx512` does not need VBMI.
+/// order, in alternated runs: no slower in batches, faster for single
+/// lookups (`queen/batch/avx512` and `queen/throughput/avx512`), so
+/// `avx512` does not need VBMI.
 const REVERSE_BITS_MATRIX: i64 = 0x8040_2010_0804_0201u64 as i64;
 
 /// `swap_bytes` by one `pshufb` with [`SWAP_BYTES`].
