@@ -7,7 +7,7 @@
 //! bench-matrix` shows); with `HQ_BENCH_META=<path>` the run also writes what
 //! it measured and what it skipped as JSON beside criterion's own output.
 
-use crate::reference::{Kindergarten, KoggeStone, ObstructionDifference, Rotated};
+use crate::reference::{Kindergarten, KoggeStone, ObstructionDifference, Rotated, SetwiseHq};
 use crate::{
     Crowd, Data, Facade, INPUTS, Job, Lookup, Ours, PerPiece, Piece, ReadsOnly, Workload,
     lookups_per_iteration,
@@ -207,6 +207,12 @@ impl Bench {
             "rotated bitboards, rotations per call (64x64 tables)",
             kind,
             Rotated,
+        );
+        self.add(
+            "ref-setwise-hq",
+            "set-wise HQ with overflow barriers (the seed's set-wise method)",
+            kind,
+            SetwiseHq,
         );
         self.add(
             "ref-obstruction-difference",

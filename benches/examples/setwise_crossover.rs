@@ -17,6 +17,7 @@
 
 use clap::Parser;
 use hq::{Backend, Bitboard, SliderAttacks, WithBackend};
+use hq_benches::reference::setwise_hq;
 use hq_scalar::setwise;
 use std::hint::black_box;
 use std::time::Instant;
@@ -206,7 +207,9 @@ impl WithBackend for Portable<'_> {
     type Output = ();
     #[inline(always)]
     fn run<B: SliderAttacks>(self, _: B) {
-        println!("\nhq_scalar::setwise kernels (ns per call: HQ with barriers / occluded fill)");
+        println!(
+            "\nset-wise kernels (ns per call: HQ with barriers, benches/reference / the occluded fill, hq_scalar)"
+        );
         println!("sliders | rook          | bishop        | queen");
         for ((low, high), inputs) in self.0 {
             let cell = |hq: fn(u64, u64) -> u64, dirs: core::ops::Range<usize>| {
@@ -221,9 +224,9 @@ impl WithBackend for Portable<'_> {
             println!(
                 "{:>7} | {} | {} | {}",
                 format!("{low}-{high}"),
-                cell(setwise::rook_attacks, setwise::fill::ROOK),
-                cell(setwise::bishop_attacks, setwise::fill::BISHOP),
-                cell(setwise::queen_attacks, setwise::fill::QUEEN)
+                cell(setwise_hq::rook_attacks, setwise::fill::ROOK),
+                cell(setwise_hq::bishop_attacks, setwise::fill::BISHOP),
+                cell(setwise_hq::queen_attacks, setwise::fill::QUEEN)
             );
         }
     }

@@ -10,11 +10,13 @@ mod kindergarten;
 mod kogge_stone;
 mod obstruction_difference;
 mod rotated;
+pub mod setwise_hq;
 
 pub use kindergarten::Kindergarten;
 pub use kogge_stone::KoggeStone;
 pub use obstruction_difference::ObstructionDifference;
 pub use rotated::Rotated;
+pub use setwise_hq::SetwiseHq;
 
 /// `run_single` and `run_calls` compiled for the highest level up to
 /// x86-64-v3 this CPU has (inside a [`crate::Lookup`] impl).
