@@ -12,18 +12,7 @@ use std::path::Path;
 /// The committed full runs.
 fn committed_runs() -> Vec<Results> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("results");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        return Vec::new();
-    };
-    let mut dirs: Vec<_> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
-    dirs.sort();
-    dirs.iter()
-        .map(|d| Results::load(d).unwrap_or_else(|e| panic!("{e}")))
-        .collect()
+    hq_bench_format::committed_runs(&dir).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The identity and levels a run recorded.

@@ -22,39 +22,15 @@ pub struct Args {
 
 /// The committed full runs, by cpu id.
 pub fn committed_runs(root: &Path) -> Result<Vec<Results>, String> {
-    let dir = root.join("benches/results");
-    let mut runs = Vec::new();
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        return Ok(runs);
-    };
-    let mut dirs: Vec<_> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
-    dirs.sort();
-    for d in dirs {
-        let r = Results::load(&d)?;
-        if r.quick {
-            return Err(format!(
-                "{}: a --quick run is committed; commit full runs only",
-                d.display()
-            ));
-        }
-        runs.push(r);
-    }
-    Ok(runs)
+    hq_bench_format::committed_runs(&root.join("benches/results"))
 }
 
-const COLUMNS: [(&str, &str); 7] = [
-    ("throughput", "throughput"),
-    ("latency", "latency"),
-    ("batch", "batch"),
-    ("setwise-few", "set-wise 1-2"),
-    ("setwise-typical", "set-wise 4-6"),
-    ("setwise-many", "set-wise 10-14"),
-    ("cache", "cache"),
-];
+/// The matrix's columns, "cache pressure" shortened to fit.
+const COLUMNS: [(&str, &str); 7] = {
+    let mut columns = hq_bench_format::WORKLOADS;
+    columns[6].1 = "cache";
+    columns
+};
 
 /// The rows shown per build: the facade, the job, every backend, the
 /// references and the peers (the full matrix, with rook and bishop, is in

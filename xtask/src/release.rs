@@ -2,24 +2,8 @@
 //! registry: the `no_std` build of the facade, `cargo package` of every
 //! publishable crate, and the MSRV.
 
-use crate::test::cargo;
+use crate::test::{cargo, cargo_env};
 use std::process::Command;
-
-/// Runs `cargo args` with extra environment variables, streaming its output.
-fn cargo_env(args: &[&str], env: &[(&str, &str)]) -> Result<(), String> {
-    let shown: Vec<String> = env.iter().map(|(k, v)| format!("{k}={v:?}")).collect();
-    println!("\n==> {} cargo {}", shown.join(" "), args.join(" "));
-    let status = Command::new(env!("CARGO"))
-        .args(args)
-        .envs(env.iter().copied())
-        .status()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("`cargo {}` failed ({status})", args.join(" ")))
-    }
-}
 
 /// The facade without `std`: its free functions against the oracle on the
 /// compile-time choice of a plain build and of a `-C target-cpu=native`

@@ -37,9 +37,16 @@ pub struct Args {
 
 /// Runs `cargo` with `args`, streaming its output.
 pub fn cargo(args: &[&str]) -> Result<(), String> {
-    println!("\n==> cargo {}", args.join(" "));
+    cargo_env(args, &[])
+}
+
+/// Runs `cargo args` with extra environment variables, streaming its output.
+pub fn cargo_env(args: &[&str], env: &[(&str, &str)]) -> Result<(), String> {
+    let shown: Vec<String> = env.iter().map(|(k, v)| format!("{k}={v:?} ")).collect();
+    println!("\n==> {}cargo {}", shown.concat(), args.join(" "));
     let status = Command::new(env!("CARGO"))
         .args(args)
+        .envs(env.iter().copied())
         .status()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
     if status.success() {
@@ -47,6 +54,20 @@ pub fn cargo(args: &[&str]) -> Result<(), String> {
     } else {
         Err(format!("`cargo {}` failed ({status})", args.join(" ")))
     }
+}
+
+/// `hq-info arg` built with `features`, its output captured.
+fn hq_info_with(features: &str, arg: &str) -> Result<Output, String> {
+    cargo_output(&[
+        "run",
+        "-q",
+        "-p",
+        "hq-info",
+        "--features",
+        features,
+        "--",
+        arg,
+    ])
 }
 
 /// Runs `cargo` with `args` and captures its output.
@@ -77,16 +98,7 @@ fn two_forced_backends() -> Result<(), String> {
         "--nocapture",
     ])?;
     let hq_features = format!("hq/{},hq/{}", a.force_feature(), b.force_feature());
-    let out = cargo_output(&[
-        "run",
-        "-q",
-        "-p",
-        "hq-info",
-        "--features",
-        &hq_features,
-        "--",
-        "--no-check",
-    ])?;
+    let out = hq_info_with(&hq_features, "--no-check")?;
     let stdout = String::from_utf8_lossy(&out.stdout);
     if !out.status.success() || !stdout.contains("forced by Cargo features") {
         return Err(format!(
@@ -114,16 +126,7 @@ fn forcing_an_unsupported_backend_is_a_clear_error() -> Result<(), String> {
         return Ok(());
     };
     let feature = format!("hq/{}", b.force_feature());
-    let out = cargo_output(&[
-        "run",
-        "-q",
-        "-p",
-        "hq-info",
-        "--features",
-        &feature,
-        "--",
-        "--call",
-    ])?;
+    let out = hq_info_with(&feature, "--call")?;
     let stderr = String::from_utf8_lossy(&out.stderr);
     let missing = b.check_supported().expect_err("unsupported").to_string();
     let clear = stderr.contains("cannot run on this CPU") && stderr.contains(b.name());

@@ -227,6 +227,44 @@ pub struct Results {
     pub perft_note: Option<String>,
 }
 
+/// The committed full runs under `results_dir` (`benches/results`), one per
+/// CPU directory, in directory order (none if the directory is absent); an
+/// error for a run that does not load or is a `--quick` one.
+pub fn committed_runs(results_dir: &std::path::Path) -> Result<Vec<Results>, String> {
+    let Ok(entries) = std::fs::read_dir(results_dir) else {
+        return Ok(Vec::new());
+    };
+    let mut dirs: Vec<_> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    dirs.iter()
+        .map(|d| {
+            let r = Results::load(d)?;
+            if r.quick {
+                return Err(format!(
+                    "{}: a --quick run is committed; commit full runs only",
+                    d.display()
+                ));
+            }
+            Ok(r)
+        })
+        .collect()
+}
+
+/// The matrix's columns: workload name, and its title in tables.
+pub const WORKLOADS: [(&str, &str); 7] = [
+    ("throughput", "throughput"),
+    ("latency", "latency"),
+    ("batch", "batch"),
+    ("setwise-few", "set-wise 1-2"),
+    ("setwise-typical", "set-wise 4-6"),
+    ("setwise-many", "set-wise 10-14"),
+    ("cache", "cache pressure"),
+];
+
 /// One cell's samples from a run in rounds (`HQ_BENCH_OUT`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TimedCell {

@@ -7,16 +7,7 @@ use hq_bench_format::{
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// The table's columns.
-const WORKLOADS: [(&str, &str); 7] = [
-    ("throughput", "throughput"),
-    ("latency", "latency"),
-    ("batch", "batch"),
-    ("setwise-few", "set-wise 1-2"),
-    ("setwise-typical", "set-wise 4-6"),
-    ("setwise-many", "set-wise 10-14"),
-    ("cache", "cache pressure"),
-];
+use hq_bench_format::WORKLOADS;
 
 /// A Markdown table's head: the text columns `leading`, then one
 /// right-aligned column per title.
