@@ -244,8 +244,10 @@ pub fn run(args: &Args) -> Result<(), String> {
         "README tables",
         Box::new(|| crate::readme::run(&crate::readme::Args { check: true })),
     ));
-    let (mut passed, mut failed) = (0, Vec::new());
+    let (mut passed, mut failed, mut times) = (0, Vec::new(), Vec::new());
+    let started = std::time::Instant::now();
     for (name, step) in &steps {
+        let step_started = std::time::Instant::now();
         match step() {
             Ok(()) => passed += 1,
             Err(e) => {
@@ -253,8 +255,14 @@ pub fn run(args: &Args) -> Result<(), String> {
                 failed.push(*name);
             }
         }
+        times.push(format!("{name} {:.0} s", step_started.elapsed().as_secs_f64()));
     }
-    println!("\nxtask test: {passed} passed, {} failed", failed.len());
+    println!(
+        "\nxtask test: {:.0} s in all: {}",
+        started.elapsed().as_secs_f64(),
+        times.join(", ")
+    );
+    println!("xtask test: {passed} passed, {} failed", failed.len());
     if failed.is_empty() {
         Ok(())
     } else {
