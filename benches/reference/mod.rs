@@ -18,33 +18,49 @@ pub use obstruction_difference::ObstructionDifference;
 pub use rotated::Rotated;
 pub use setwise_hq::SetwiseHq;
 
-/// `run_single` and `run_calls` compiled for the highest level up to
-/// x86-64-v3 this CPU has (inside a [`crate::Lookup`] impl).
+/// The single-lookup workloads of a reference row, compiled by
+/// `multiversion` for x86-64-v3 and x86-64-v2 and dispatched on this CPU's
+/// features (its static dispatcher where the build's target features
+/// decide): the best level up to v3, as the `hq` backends are compiled for
+/// theirs.
+#[multiversion::multiversion(targets(
+    "x86_64+avx2+bmi1+bmi2+fma+lzcnt+movbe+popcnt",
+    "x86_64+sse4.2+popcnt+ssse3"
+))]
+pub(crate) fn run_single_up_to_v3<L: crate::Lookup>(
+    lookup: L,
+    workload: crate::Workload,
+    piece: crate::Piece,
+    data: &crate::Data,
+) -> u64 {
+    crate::run_single_inline(lookup, workload, piece, data)
+}
+
+/// The batch and set-wise workloads of a reference row, as [`run_single_up_to_v3`].
+#[multiversion::multiversion(targets(
+    "x86_64+avx2+bmi1+bmi2+fma+lzcnt+movbe+popcnt",
+    "x86_64+sse4.2+popcnt+ssse3"
+))]
+pub(crate) fn run_calls_up_to_v3<L: crate::Lookup>(
+    lookup: L,
+    workload: crate::Workload,
+    piece: crate::Piece,
+    data: &crate::Data,
+) -> u64 {
+    crate::run_calls_inline(lookup, workload, piece, data)
+}
+
+/// `run_single` and `run_calls` through [`run_single_up_to_v3`] and
+/// [`run_calls_up_to_v3`] (inside a [`crate::Lookup`] impl).
 macro_rules! compiled_up_to_v3 {
     () => {
         #[inline(never)]
         fn run_single(self, workload: Workload, piece: Piece, data: &Data) -> u64 {
-            let level = hq::cpu::Level::detected_up_to(hq::cpu::Level::X86V3);
-            // SAFETY: `detected_up_to` returns a level this CPU has.
-            unsafe {
-                hq::cpu::run_at(
-                    level,
-                    #[inline(always)]
-                    || crate::run_single_inline(self, workload, piece, data),
-                )
-            }
+            super::run_single_up_to_v3(self, workload, piece, data)
         }
         #[inline(never)]
         fn run_calls(self, workload: Workload, piece: Piece, data: &Data) -> u64 {
-            let level = hq::cpu::Level::detected_up_to(hq::cpu::Level::X86V3);
-            // SAFETY: as above.
-            unsafe {
-                hq::cpu::run_at(
-                    level,
-                    #[inline(always)]
-                    || crate::run_calls_inline(self, workload, piece, data),
-                )
-            }
+            super::run_calls_up_to_v3(self, workload, piece, data)
         }
     };
 }
