@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo xtask bench-matrix                 # the full matrix, into benches/results/<cpu-id>/
-//! cargo xtask bench-matrix --quick         # every stage, tiny samples (CI), into target/
+//! cargo xtask bench-matrix --quick         # each kind of stage once, tiny samples (CI), into target/
 //! cargo xtask bench-matrix --merge DIR...  # one matrix + chart from several CPUs
 //! cargo xtask bench-matrix --quick --check # the outputs of the last quick run exist and parse
 //! ```
@@ -531,7 +531,11 @@ pub fn run(opts: &Args) -> Result<(), String> {
         .iter()
         .filter(|c| {
             if opts.only.is_empty() {
-                opts.full || !c.full_only
+                // --quick checks the pipeline: one build of each kind (the
+                // native build is the runtime build's code with other flags).
+                let quick_skips = opts.quick
+                    && matches!(c.name.as_str(), "native" | "force-scalar-rank-table");
+                (opts.full || !c.full_only) && !quick_skips
             } else {
                 opts.only.contains(&c.name)
             }
