@@ -260,3 +260,48 @@ fn every_board_option_counts_the_standard_suite_exactly() {
         run::<AttackTable>(&entries, backend);
     }
 }
+
+/// A small perft through every way in: the facade's active choice
+/// (`with_active_backend`), `with_backend` on every backend this CPU runs,
+/// `divide` and `Position::play`. Quick natively; what Miri runs of this
+/// crate (the suites above are for native runs).
+#[test]
+fn a_small_perft_agrees_through_every_way_in() {
+    struct Perft<'a>(&'a Position, u32);
+    impl WithBackend for Perft<'_> {
+        type Output = u64;
+        fn run<B: SliderAttacks>(self, token: B) -> u64 {
+            perft(self.0, self.1, token)
+        }
+    }
+    let cases = [
+        (hq_chess::STARTPOS_FEN, 2, 400),
+        (
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            2,
+            2_039,
+        ),
+        ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 3, 2_812),
+    ];
+    let mut runs = 0;
+    for (fen, depth, expected) in cases {
+        let position = Position::from_fen(fen).expect("valid FEN");
+        assert_eq!(
+            hq::with_active_backend(Perft(&position, depth)),
+            expected,
+            "{fen}"
+        );
+        for backend in Backend::supported() {
+            let got = hq::with_backend(backend, Perft(&position, depth)).expect("supported");
+            assert_eq!(got, expected, "{fen} on {backend}");
+            runs += 1;
+        }
+        let token = hq::backends::ScalarRankTable::new().expect("portable backend");
+        let divided: u64 = divide(&position, depth, token)
+            .iter()
+            .map(|&(_, n)| n)
+            .sum();
+        assert_eq!(divided, expected, "{fen}: divide");
+    }
+    println!("small perft: 3 positions on the active choice, divide and {runs} backend runs agree");
+}

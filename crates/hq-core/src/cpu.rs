@@ -16,7 +16,11 @@
 //!
 //! Detection is run-time (`std::is_x86_feature_detected!`, which caches)
 //! with the `std` feature, and compile-time (`cfg!(target_feature)`) always:
-//! a feature enabled at compile time counts as present.
+//! a feature enabled at compile time counts as present. Under Miri the
+//! standard library's detection reports only the build's features, so only
+//! the portable tokens exist there and the facade takes their paths (Miri
+//! cannot run SIMD code behind `#[target_feature]`, nor CPUID: see
+//! [`Identity::detect`]).
 
 use core::fmt;
 
@@ -707,8 +711,20 @@ pub struct Identity {
 
 impl Identity {
     /// The running CPU (CPUID on x86-64; [`Vendor::NotX86`] elsewhere).
+    /// Under Miri, which cannot execute CPUID, an x86-64 CPU of
+    /// [`Vendor::OtherX86`] with family, model and stepping 0 (Miri reports
+    /// no feature beyond the build's, so no choice depends on it there).
     pub fn detect() -> Identity {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", miri))]
+        {
+            Identity {
+                vendor: Vendor::OtherX86,
+                family: 0,
+                model: 0,
+                stepping: 0,
+            }
+        }
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
         {
             let cpuid = raw_cpuid::CpuId::new();
             let vendor = match cpuid.get_vendor_info().as_ref().map(|v| v.as_str()) {
@@ -753,14 +769,15 @@ impl Identity {
 /// The CPU's brand string (x86-64 CPUID leaves 0x8000_0002..4), if any.
 #[cfg(feature = "std")]
 pub fn brand_string() -> Option<std::string::String> {
-    #[cfg(target_arch = "x86_64")]
+    // Miri cannot execute CPUID.
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
     {
         raw_cpuid::CpuId::new()
             .get_processor_brand_string()
             .map(|b| b.as_str().trim().into())
             .filter(|b: &std::string::String| !b.is_empty())
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(any(not(target_arch = "x86_64"), miri))]
     {
         None
     }

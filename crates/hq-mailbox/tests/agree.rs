@@ -34,7 +34,12 @@ fn any_boards() -> impl Strategy<Value = PieceBitboards> {
     ]
 }
 
-const CASES: u32 = 3_000;
+/// Random cases per property (Miri interprets: a sample there, for
+/// undefined behaviour in the casts between pieces and bytes).
+const CASES: u32 = if cfg!(miri) { 2 } else { 3_000 };
+
+/// Every `MIRI_STEP`-th edge case under Miri, all of them elsewhere.
+const MIRI_STEP: usize = if cfg!(miri) { 61 } else { 1 };
 
 fn runner() -> TestRunner {
     TestRunner::new(Config {
@@ -136,7 +141,7 @@ fn scalar_versions_agree_and_round_trip() {
 
 #[test]
 fn scalar_bitboards_edge_cases_agree() {
-    let boards = edge_boards();
+    let boards: Vec<_> = edge_boards().into_iter().step_by(MIRI_STEP).collect();
     for b in &boards {
         let bb = scalar::to_bitboards_reference(b);
         assert_eq!(scalar::to_bitboards(b), bb);
@@ -151,7 +156,7 @@ fn scalar_bitboards_edge_cases_agree() {
         assert_eq!(scalar::to_bitboards(&b).to_array(), want, "{p:?}");
     }
     println!(
-        "mailbox: scalar one-hot bitboards = reference loop on {} edge boards (empty, each piece on each square, each piece everywhere)",
+        "mailbox: scalar one-hot bitboards = reference loop on {} edge boards (empty, each piece on each square, each piece everywhere; a sample under Miri)",
         boards.len()
     );
 }
@@ -160,8 +165,9 @@ fn scalar_bitboards_edge_cases_agree() {
 fn scalar_bitboards_report_every_invalid_byte() {
     // Every byte on every square: 13 bytes are a piece or empty, 243 are errors.
     let mut errors = 0;
-    for sq in 0..64 {
-        for byte in 0..=255u8 {
+    let squares: Vec<usize> = (0..64).step_by(MIRI_STEP).collect();
+    for &sq in &squares {
+        for byte in (0..=255u8).step_by(MIRI_STEP.min(17)) {
             let bb = single_byte(sq, byte);
             let want = scalar::from_bitboards_reference(&bb);
             assert_eq!(
@@ -189,7 +195,9 @@ fn scalar_bitboards_report_every_invalid_byte() {
             }
         }
     }
-    assert_eq!(errors, 64 * 243);
+    if MIRI_STEP == 1 {
+        assert_eq!(errors, 64 * 243);
+    }
     // Random, mostly invalid boards: scalar = reference, errors included.
     runner()
         .run(&any_boards(), |bb| {
@@ -201,8 +209,9 @@ fn scalar_bitboards_report_every_invalid_byte() {
         })
         .unwrap();
     println!(
-        "mailbox: scalar from_bitboards = reference on all 64 x 256 single-square bytes \
-         ({errors} errors) and {CASES} random, mostly invalid boards"
+        "mailbox: scalar from_bitboards = reference on {} single-square bytes ({errors} errors; \
+         all 64 x 256 unless under Miri) and {CASES} random, mostly invalid boards",
+        squares.len() * 256usize.div_ceil(MIRI_STEP.min(17))
     );
 }
 

@@ -204,10 +204,11 @@ impl Pext {
     /// so that the index stays inside the square's slice.
     #[inline(always)]
     unsafe fn lookup_masked(self, entry: &Entry, occupancy: u64, mask: u64) -> u64 {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
         // SAFETY: the token proves x86-64-v3, which has BMI2.
         let index = unsafe { bmi2::pext(occupancy, mask) };
-        #[cfg(not(target_arch = "x86_64"))]
+        // Miri runs no `asm!`: the lookups take the software PEXT there.
+        #[cfg(any(not(target_arch = "x86_64"), miri))]
         let index = soft_pext(occupancy, mask);
         debug_assert!(mask & !entry.mask == 0 && index < 1 << entry.mask.count_ones());
         // SAFETY: `index < 2^popcount(mask) <= 2^popcount(entry.mask)` (PEXT
@@ -273,7 +274,7 @@ impl Pext {
 /// inline assembly: an `asm!` block needs no `#[target_feature]` on its
 /// caller, so the lookup inlines into plain (baseline) code, such as the
 /// facade's free functions, instead of staying a call into a BMI2 function.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(miri)))]
 mod bmi2 {
     /// # Safety
     ///
@@ -307,8 +308,9 @@ mod bmi2 {
     }
 }
 
-/// PEXT in software, for the never-supported stand-in off x86-64.
-#[cfg(not(target_arch = "x86_64"))]
+/// PEXT in software, for the never-supported stand-in off x86-64, and for
+/// the table lookups under Miri (which runs no `asm!`).
+#[cfg(any(not(target_arch = "x86_64"), miri, test))]
 const fn soft_pext(value: u64, mut mask: u64) -> u64 {
     let (mut out, mut bit) = (0, 1);
     while mask != 0 {
@@ -351,6 +353,84 @@ hq_core::slider_token! {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hq_core::{SliderAttacks, SplitMix64, reference};
+
+    /// The token of the lookup tests: the real one where the CPU has
+    /// x86-64-v3, and under Miri one made unchecked, whose lookups take the
+    /// software PEXT there (the tests call only the lookups, not the
+    /// set-wise paths compiled for x86-64-v3).
+    fn lookup_token() -> Option<Pext> {
+        if let Some(token) = Pext::new() {
+            return Some(token);
+        }
+        if cfg!(miri) {
+            // SAFETY: under Miri `lookup_masked` runs `soft_pext`, no BMI2
+            // instruction, and the callers run only the lookups.
+            return Some(unsafe { Pext::new_unchecked() });
+        }
+        None
+    }
+
+    #[test]
+    fn soft_pext_packs_the_mask_bits() {
+        assert_eq!(soft_pext(0b1011_0110, 0b1111_0000), 0b1011);
+        assert_eq!(soft_pext(!0, 0x8100_0000_0000_0081), 0b1111);
+        assert_eq!(
+            soft_pext(0x8000_0000_0000_0001, 0x8100_0000_0000_0081),
+            0b1001
+        );
+        assert_eq!(soft_pext(u64::MAX, 0), 0);
+    }
+
+    /// Every square's slice at its first entry (mask 0 or an empty
+    /// occupancy), its last (the full mask) and in between, through the
+    /// lookups and the masked lookups: the pointer arithmetic into the
+    /// static table, which Miri checks.
+    #[test]
+    fn lookups_agree_with_the_oracle_at_the_ends_of_every_slice() {
+        let Some(pext) = lookup_token() else {
+            std::println!(
+                "hq-pext: SKIPPED table lookups: {}",
+                Pext::require().expect_err("no token")
+            );
+            return;
+        };
+        let mut rng = SplitMix64(0x9E37_79B9);
+        let mut checked = 0;
+        for sq in Square::ALL {
+            let (rook, bishop) = (Pext::rook_mask(sq), Pext::bishop_mask(sq));
+            let random = [rng.next_u64(), rng.next_u64() & rng.next_u64()];
+            for occ in [0, rook, bishop, rook | bishop, !0, random[0], random[1]] {
+                let occ = Bitboard(occ);
+                let (r, b) = (
+                    reference::rook_attacks(sq, occ),
+                    reference::bishop_attacks(sq, occ),
+                );
+                assert_eq!(pext.rook_attacks(sq, occ), r, "rook {sq} {occ:?}");
+                assert_eq!(pext.bishop_attacks(sq, occ), b, "bishop {sq} {occ:?}");
+                assert_eq!(pext.queen_attacks(sq, occ), r | b, "queen {sq} {occ:?}");
+                // SAFETY: the square's own masks, and 0.
+                let masked = unsafe {
+                    [
+                        pext.rook_attacks_masked(sq, occ, rook),
+                        pext.bishop_attacks_masked(sq, occ, bishop),
+                        pext.rook_attacks_masked(sq, occ, 0),
+                        pext.bishop_attacks_masked(sq, occ, 0),
+                    ]
+                };
+                let empty = Bitboard::EMPTY;
+                let expected = [
+                    r,
+                    b,
+                    reference::rook_attacks(sq, empty),
+                    reference::bishop_attacks(sq, empty),
+                ];
+                assert_eq!(masked, expected, "masked lookups {sq} {occ:?}");
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 64 * 7);
+    }
 
     #[test]
     fn table_sizes_are_the_known_ones() {

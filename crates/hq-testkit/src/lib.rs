@@ -48,6 +48,20 @@ pub enum Depth {
     /// Exhaustive per line, sampled per piece, 500 proptest cases: for slow
     /// backends (emulated instruction sets) and doc tests.
     Quick,
+    /// A sample of every part (every 61st line case, every 9973rd piece
+    /// case, batches up to 10 squares, 12 random set-wise calls, 4 proptest
+    /// cases): what Miri interprets in seconds per backend ([`Depth::scaled`]
+    /// picks it under `cfg(miri)`). Miri looks for undefined behaviour on
+    /// every path; the native runs cover the cases.
+    Miri,
+}
+
+impl Depth {
+    /// `self`, or [`Depth::Miri`] when the tests run under Miri (`cfg(miri)`):
+    /// what [`check_or_skip`] runs.
+    pub const fn scaled(self) -> Depth {
+        if cfg!(miri) { Depth::Miri } else { self }
+    }
 }
 
 /// How many cases of each kind were checked, all with zero mismatches.
@@ -159,14 +173,21 @@ fn compare(
 
 /// Exhaustive single-line check. Returns the number of cases.
 pub fn check_lines_exhaustive<B: SliderAttacks>(backend: B) -> Result<u64, Mismatch> {
+    check_lines(backend, 1)
+}
+
+/// The single-line check over every `stride`-th case of the exhaustive one.
+fn check_lines<B: SliderAttacks>(backend: B, stride: u64) -> Result<u64, Mismatch> {
     let mut rng = SplitMix64(0x5EED_0001);
     let mut cases = 0;
+    let mut index = 0u64;
     for sq in Square::ALL {
         for line in Line::ALL {
             let mask = LINE_MASKS[sq as usize].get(line);
             let mut result = Ok(());
             for_each_subset(mask, |subset| {
-                if result.is_err() {
+                index += 1;
+                if result.is_err() || !index.is_multiple_of(stride) {
                     return;
                 }
                 let noise = rng.next_u64() & !mask & !sq.bit();
@@ -217,34 +238,47 @@ pub fn check_pieces_exhaustive<B: SliderAttacks>(backend: B, stride: u64) -> Res
         ];
         let mut index = 0u64;
         for (lines, piece, oracle, attacks) in pieces {
-            let mut result = Ok(());
-            for_each_subset(lines, |subset| {
-                index += 1;
-                if result.is_err() || !index.is_multiple_of(stride) {
-                    return;
-                }
+            // The subsets numbered index + 1 ..= index + n in carry-rippler
+            // order, every `stride`-th of them: the `j`-th is `deposit(j)`,
+            // so a sample does not walk the skipped ones.
+            let n = 1u64 << lines.count_ones();
+            let first = (stride - (index + 1) % stride) % stride;
+            for j in (first..n).step_by(stride as usize) {
+                let subset = deposit(j, lines);
                 let occ = Bitboard(subset | (rng.next_u64() & !lines & !sq.bit()));
                 let queen_occ = Bitboard(subset | (rng.next_u64() & !lines));
                 cases += 2;
-                result = compare(
+                compare(
                     B::NAME,
                     || format!("{piece}_attacks({sq}, {occ:?})"),
                     oracle(sq, occ),
                     attacks(backend, sq, occ),
-                )
-                .and_then(|()| {
-                    compare(
-                        B::NAME,
-                        || format!("queen_attacks({sq}, {queen_occ:?})"),
-                        reference::queen_attacks(sq, queen_occ),
-                        backend.queen_attacks(sq, queen_occ),
-                    )
-                });
-            });
-            result?;
+                )?;
+                compare(
+                    B::NAME,
+                    || format!("queen_attacks({sq}, {queen_occ:?})"),
+                    reference::queen_attacks(sq, queen_occ),
+                    backend.queen_attacks(sq, queen_occ),
+                )?;
+            }
+            index += n;
         }
     }
     Ok(cases)
+}
+
+/// The low bits of `bits` spread onto the set bits of `mask` (PDEP): the
+/// `bits`-th subset of `mask` in [`for_each_subset`]'s order.
+fn deposit(mut bits: u64, mut mask: u64) -> u64 {
+    let mut out = 0;
+    while mask != 0 {
+        if bits & 1 != 0 {
+            out |= mask & mask.wrapping_neg();
+        }
+        bits >>= 1;
+        mask &= mask - 1;
+    }
+    out
 }
 
 /// Random occupancies of several densities (about 6 %, 25 %, 50 %, 75 %).
@@ -262,6 +296,15 @@ fn random_occupancy(rng: &mut SplitMix64) -> Bitboard {
 
 /// Batch entry points against the oracle, for lists of every length 0..=70.
 pub fn check_batches<B: SliderAttacks>(backend: B, rounds: u32) -> Result<u64, Mismatch> {
+    check_batches_up_to(backend, rounds, 70)
+}
+
+/// Batch entry points against the oracle, for lists of every length 0..=`max_len`.
+fn check_batches_up_to<B: SliderAttacks>(
+    backend: B,
+    rounds: u32,
+    max_len: usize,
+) -> Result<u64, Mismatch> {
     let mut rng = SplitMix64(0x5EED_0003);
     let mut cases = 0;
     type Batch<B> = fn(B, &[Square], Bitboard, &mut [Bitboard]);
@@ -284,7 +327,7 @@ pub fn check_batches<B: SliderAttacks>(backend: B, rounds: u32) -> Result<u64, M
         ),
     ];
     for _ in 0..rounds {
-        for len in 0..=70usize {
+        for len in 0..=max_len {
             let occ = random_occupancy(&mut rng);
             let squares: Vec<Square> = (0..len)
                 .map(|_| Square::from_index_masked(rng.next_u64() as u8))
@@ -309,6 +352,16 @@ pub fn check_batches<B: SliderAttacks>(backend: B, rounds: u32) -> Result<u64, M
 
 /// Set-wise entry points against the union of per-piece oracle answers.
 pub fn check_setwise<B: SliderAttacks>(backend: B, rounds: u32) -> Result<u64, Mismatch> {
+    check_setwise_with(backend, rounds, true)
+}
+
+/// Set-wise entry points on `rounds` random sets, and on the board's edges
+/// and lines in full if `fixed`.
+fn check_setwise_with<B: SliderAttacks>(
+    backend: B,
+    rounds: u32,
+    fixed: bool,
+) -> Result<u64, Mismatch> {
     let mut cases = 0;
     type Setwise<B> = fn(B, Bitboard, Bitboard) -> Bitboard;
     type Single = fn(Square, Bitboard) -> Bitboard;
@@ -356,6 +409,7 @@ pub fn check_setwise<B: SliderAttacks>(backend: B, rounds: u32) -> Result<u64, M
     ];
     shapes.extend((0..8).map(|i| FILE_A << i));
     shapes.extend((0..8).map(|i| RANK_1 << (8 * i)));
+    let shapes = if fixed { shapes } else { Vec::new() };
     let fixed = shapes.into_iter().flat_map(|sliders| {
         [0, !0, 0x0000_FFFF_FFFF_0000, 0x55AA_55AA_55AA_55AA]
             .map(|occ| (Bitboard(sliders), Bitboard(occ)))
@@ -462,24 +516,29 @@ pub fn check_random<B: SliderAttacks>(
 
 /// Runs the whole suite on `backend`.
 pub fn check<B: SliderAttacks>(backend: B, depth: Depth) -> CheckResult {
-    let (stride, rounds, random) = match depth {
-        Depth::Full => (1, 40, 20_000),
-        Depth::Quick => (61, 2, 500),
+    // (line stride, piece stride, batch rounds, longest batch, set-wise
+    // rounds, the fixed set-wise shapes, proptest cases)
+    let (lines, pieces, rounds, max_len, setwise, fixed, random) = match depth {
+        Depth::Full => (1, 1, 40, 70, 10_000, true, 20_000),
+        Depth::Quick => (1, 61, 2, 70, 500, true, 500),
+        Depth::Miri => (61, 9973, 1, 10, 12, false, 4),
     };
     Ok(Report {
         backend: B::NAME,
-        line_cases: check_lines_exhaustive(backend)?,
-        piece_cases: check_pieces_exhaustive(backend, stride)?,
-        batch_cases: check_batches(backend, rounds)?,
-        setwise_cases: check_setwise(backend, rounds * 250)?,
+        line_cases: check_lines(backend, lines)?,
+        piece_cases: check_pieces_exhaustive(backend, pieces)?,
+        batch_cases: check_batches_up_to(backend, rounds, max_len)?,
+        setwise_cases: check_setwise_with(backend, setwise, fixed)?,
         random_cases: check_random(backend, random)?,
     })
 }
 
 /// Runs the suite on `B` if this CPU supports it and prints the report;
 /// otherwise prints that `B` was **skipped** and which features are missing,
-/// and returns `None`. Panics with the first mismatch.
+/// and returns `None`. Panics with the first mismatch. Under Miri the depth
+/// is [`Depth::scaled`] down.
 pub fn check_or_skip<B: SliderAttacks>(depth: Depth) -> Option<Report> {
+    let depth = depth.scaled();
     let backend = match B::require() {
         Ok(backend) => backend,
         Err(missing) => {

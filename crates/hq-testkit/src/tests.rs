@@ -190,3 +190,44 @@ fn subsets_are_enumerated_once_each() {
     for_each_subset(0, |_| count += 1);
     assert_eq!(count, 1);
 }
+
+#[test]
+fn deposit_numbers_the_subsets_in_enumeration_order() {
+    for mask in [
+        0u64,
+        0b1011_0000,
+        0x8100_0000_0000_0081,
+        LINE_MASKS[27].rank,
+    ] {
+        let mut j = 0;
+        for_each_subset(mask, |subset| {
+            assert_eq!(deposit(j, mask), subset, "subset {j} of {mask:#x}");
+            j += 1;
+        });
+        assert_eq!(j, 1 << mask.count_ones());
+    }
+}
+
+#[test]
+fn a_sampled_piece_check_takes_every_stride_th_case() {
+    // Per square, rook then bishop subsets are numbered from 1; the sample
+    // takes the multiples of the stride.
+    let expected = |stride: u64| -> u64 {
+        Square::ALL
+            .iter()
+            .map(|&sq| {
+                let m = LINE_MASKS[sq as usize];
+                let n = (1u64 << (m.rank | m.file).count_ones())
+                    + (1u64 << (m.diagonal | m.anti_diagonal).count_ones());
+                2 * (n / stride)
+            })
+            .sum()
+    };
+    for stride in [61, 9973] {
+        assert_eq!(
+            check_pieces_exhaustive(Oracle, stride).expect("the oracle agrees"),
+            expected(stride)
+        );
+    }
+    assert!(check_pieces_exhaustive(OffByOneCase, 1).is_err());
+}

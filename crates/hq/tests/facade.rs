@@ -12,7 +12,7 @@ impl WithBackend for Suite {
     type Output = hq_testkit::Report;
     #[inline(always)]
     fn run<B: SliderAttacks>(self, backend: B) -> hq_testkit::Report {
-        match hq_testkit::check(backend, hq_testkit::Depth::Quick) {
+        match hq_testkit::check(backend, hq_testkit::Depth::Quick.scaled()) {
             Ok(report) => report,
             Err(e) => panic!("{e}"),
         }
@@ -49,7 +49,8 @@ fn a_job_under_the_active_choice_passes_the_suite() {
 #[test]
 fn free_functions_agree_with_the_oracle() {
     let mut rng = hq_testkit::SplitMix64(7);
-    for _ in 0..20_000 {
+    // Miri interprets: a sample there (it looks for undefined behaviour).
+    for _ in 0..if cfg!(miri) { 64 } else { 20_000 } {
         let occ = Bitboard(rng.next_u64() & rng.next_u64());
         let sq = Square::from_index_masked(rng.next_u64() as u8);
         assert_eq!(
@@ -243,9 +244,10 @@ fn a_bad_hq_backend_names_the_variable_its_value_and_the_valid_names() {
         // reason first (no forced backend runs here).
         return;
     }
-    if cfg!(target_family = "wasm") {
+    if cfg!(target_family = "wasm") || cfg!(miri) {
         println!(
-            "facade: SKIPPED the HQ_BACKEND check: it runs this test in a child process, and wasm has none"
+            "facade: SKIPPED the HQ_BACKEND check: it runs this test in a child process, and {} has none",
+            if cfg!(miri) { "Miri" } else { "wasm" }
         );
         return;
     }
