@@ -830,6 +830,26 @@ impl Lookup for Facade {
     }
 }
 
+/// The facade's latency functions (`hq::latency::queen_attacks` ...): the
+/// backend measured for dependency chains, per piece.
+#[derive(Clone, Copy, Debug)]
+pub struct LatencyFacade;
+
+impl Lookup for LatencyFacade {
+    #[inline(always)]
+    fn rook(self, sq: Square, occ: Bitboard) -> Bitboard {
+        hq::latency::rook_attacks(sq, occ)
+    }
+    #[inline(always)]
+    fn bishop(self, sq: Square, occ: Bitboard) -> Bitboard {
+        hq::latency::bishop_attacks(sq, occ)
+    }
+    #[inline(always)]
+    fn queen(self, sq: Square, occ: Bitboard) -> Bitboard {
+        hq::latency::queen_attacks(sq, occ)
+    }
+}
+
 /// No lookup at all: only the cache-pressure workload's buffer reads, the
 /// floor under every figure of that column.
 #[derive(Clone, Copy, Debug)]

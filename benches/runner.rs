@@ -9,8 +9,8 @@
 
 use crate::reference::{Kindergarten, KoggeStone, ObstructionDifference, Rotated, SetwiseHq};
 use crate::{
-    Crowd, Data, Facade, INPUTS, Job, Lookup, Ours, PerPiece, Piece, ReadsOnly, Workload,
-    lookups_per_iteration,
+    Crowd, Data, Facade, INPUTS, Job, LatencyFacade, Lookup, Ours, PerPiece, Piece, ReadsOnly,
+    Workload, lookups_per_iteration,
 };
 use criterion::{Criterion, Throughput};
 use hq::{Backend, Bitboard, SliderAttacks, Square, WithBackend};
@@ -179,6 +179,9 @@ impl Bench {
     pub fn add_facade(&mut self) {
         let label = format!("hq free functions ({})", choice_text());
         self.add("hq", &label, RowKind::Facade, Facade);
+        let latency = hq::selection().latency;
+        let label = format!("hq::latency free functions (rook / bishop / queen: {latency})");
+        self.add("hq-latency", &label, RowKind::Facade, LatencyFacade);
     }
 
     /// A loop under `hq::with_active_backend`.

@@ -70,6 +70,37 @@ impl core::fmt::Display for Choice {
     }
 }
 
+/// The backend of each piece for [`crate::latency`]: lookups in a
+/// dependency chain, where a short path from occupancy to attacks matters
+/// more than throughput.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Latency {
+    /// `latency::rook_attacks`.
+    pub rook: Backend,
+    /// `latency::bishop_attacks`.
+    pub bishop: Backend,
+    /// `latency::queen_attacks` (and `latency::line_attacks`).
+    pub queen: Backend,
+}
+
+impl Latency {
+    /// The same backend for every piece.
+    pub const fn all(backend: Backend) -> Latency {
+        Latency {
+            rook: backend,
+            bishop: backend,
+            queen: backend,
+        }
+    }
+}
+
+impl core::fmt::Display for Latency {
+    /// `rook / bishop / queen`.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{} / {} / {}", self.rook, self.bishop, self.queen)
+    }
+}
+
 /// A class of CPUs and its choice.
 #[derive(Clone, Copy, Debug)]
 pub struct ClassChoice {
@@ -88,6 +119,9 @@ pub struct ClassChoice {
     pub fast_pext: Option<bool>,
     /// The backends.
     pub choice: Choice,
+    /// The backends of [`crate::latency`], per piece (the `latency` column
+    /// of the measured runs; portable scalar backends where inferred).
+    pub latency: Latency,
     /// Where the choice comes from: the committed runs (cpu ids under
     /// `benches/results/`) that measured it, or what it is inferred from.
     pub evidence: &'static str,
@@ -128,9 +162,15 @@ pub const CLASSES: &[ClassChoice] = &[
             setwise: Avx512,
             setwise_loop: 2,
         },
+        latency: Latency {
+            rook: ScalarRankTable,
+            bishop: Pext,
+            queen: ScalarRankTable,
+        },
         evidence: "measured: benches/results/intel-r-xeon-r-processor-f6-ma7-s1 (rows pext \
                    and avx512, runtime build, columns throughput, batch and set-wise; set-wise \
-                   with 1-2 sliders: the per-piece rows)",
+                   with 1-2 sliders: the per-piece rows; latency: every backend row's latency \
+                   column)",
         measured_on: &["intel-r-xeon-r-processor-f6-ma7-s1"],
     },
     ClassChoice {
@@ -146,9 +186,11 @@ pub const CLASSES: &[ClassChoice] = &[
             setwise: Avx512,
             setwise_loop: 2,
         },
+        latency: Latency::all(ScalarRankTable),
         evidence: "measured: benches/results/amd-epyc-f19-m11-s1 (AMD EPYC, Zen 4; rows \
                    pext, avx512 and the per-piece loops, runtime build, columns throughput, \
-                   batch and set-wise); Zen 5 not committed",
+                   batch and set-wise; latency: every backend row's latency column); Zen 5 not \
+                   committed",
         measured_on: &["amd-epyc-f19-m11-s1"],
     },
     ClassChoice {
@@ -164,6 +206,7 @@ pub const CLASSES: &[ClassChoice] = &[
             setwise: Pext,
             setwise_loop: 0,
         },
+        latency: Latency::all(ScalarRankTable),
         evidence: "measured on Zen 3 before PEXT was a backend (the README's first matrix: \
                    the PEXT reference 491 M queens/s against 374 for avx2; avx2 batches 626 \
                    against 537; PEXT per-piece set-wise 320 against 177), not committed",
@@ -177,6 +220,7 @@ pub const CLASSES: &[ClassChoice] = &[
         level: Level::X86V3,
         fast_pext: Some(false),
         choice: Choice::all(Avx2),
+        latency: Latency::all(ScalarRankTable),
         evidence: "not measured; PEXT excluded (microcoded, 18+ cycles); avx2 was the fastest \
                    HQ backend for every entry point on Zen 3",
         measured_on: &[],
@@ -194,6 +238,7 @@ pub const CLASSES: &[ClassChoice] = &[
             setwise: Avx512,
             setwise_loop: 2,
         },
+        latency: Latency::all(ScalarRankTable),
         evidence: "not measured; as the measured Intel AVX-512 class",
         measured_on: &[],
     },
@@ -210,6 +255,7 @@ pub const CLASSES: &[ClassChoice] = &[
             setwise: Pext,
             setwise_loop: 0,
         },
+        latency: Latency::all(ScalarRankTable),
         evidence: "not measured; as the Zen 3 class",
         measured_on: &[],
     },
@@ -221,6 +267,7 @@ pub const CLASSES: &[ClassChoice] = &[
         level: Level::X86V3,
         fast_pext: Some(false),
         choice: Choice::all(Avx2),
+        latency: Latency::all(ScalarRankTable),
         evidence: "not measured; as the AMD slow-PEXT class",
         measured_on: &[],
     },
@@ -232,6 +279,7 @@ pub const CLASSES: &[ClassChoice] = &[
         level: Level::X86V2,
         fast_pext: None,
         choice: Choice::all(Ssse3),
+        latency: Latency::all(ScalarRankTable),
         evidence: "not measured on such a CPU; ssse3 beat the scalar backends on Zen 3 in \
                    throughput and batches",
         measured_on: &[],
@@ -249,6 +297,7 @@ pub const CLASSES: &[ClassChoice] = &[
             setwise: ScalarRankTable,
             setwise_loop: 0,
         },
+        latency: Latency::all(ScalarRankTable),
         evidence: "not timed: instruction counts of the cross-compiled kernels (rustc 1.95, \
                    --release, aarch64-unknown-linux-gnu; rook/bishop/queen): single lookups \
                    neon 21/19/35 against scalar-rank-table 27/22/42 and scalar-reverse \
@@ -266,6 +315,7 @@ pub const CLASSES: &[ClassChoice] = &[
         level: Level::Simd128,
         fast_pext: None,
         choice: Choice::all(Simd128),
+        latency: Latency::all(Classic),
         evidence: "not timed: instruction counts of the compiled kernels (wasm operators, \
                    rustc 1.95, --release, +simd128; rook/bishop/queen): single lookups \
                    simd128 60/33/82 against classic 68/68/132 and scalar-rank-table \
@@ -292,6 +342,7 @@ pub const CLASSES: &[ClassChoice] = &[
             setwise: ScalarReverse,
             setwise_loop: 0,
         },
+        latency: Latency::all(Classic),
         evidence: "not timed: instruction counts of the compiled kernels (wasm operators, \
                    rustc 1.95, --release; rook/bishop/queen): single lookups classic \
                    68/68/132 against scalar-rank-table 171/253/373 and scalar-reverse \
@@ -309,6 +360,7 @@ pub const CLASSES: &[ClassChoice] = &[
         level: Level::Baseline,
         fast_pext: None,
         choice: Choice::all(ScalarRankTable),
+        latency: Latency::all(ScalarRankTable),
         evidence: "scalar-rank-table was the fastest portable backend on every CPU measured",
         measured_on: &[],
     },

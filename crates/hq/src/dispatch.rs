@@ -15,7 +15,7 @@
 //! is only ever installed for a backend [`Backend::check_supported`] accepted.
 
 use crate::active::looping;
-use crate::choice::{self, Choice, ClassChoice};
+use crate::choice::{self, Choice, ClassChoice, Latency};
 use crate::registry::FORCED;
 use crate::{Backend, BackendError, Group, WithBackend, registry};
 use core::fmt;
@@ -56,6 +56,8 @@ pub struct Selection {
     pub mode: Mode,
     /// The backend of each entry point.
     pub choice: Choice,
+    /// The backend of each piece of [`crate::latency`].
+    pub latency: Latency,
     /// The class this CPU belongs to, and what the class would choose.
     pub class: &'static ClassChoice,
     /// What decided.
@@ -110,6 +112,7 @@ impl fmt::Display for Selection {
         if c.loops_setwise() {
             write!(f, " ({} up to {} sliders)", c.single, c.setwise_loop)?;
         }
+        write!(f, "; latency (rook / bishop / queen): {}", self.latency)?;
         writeln!(
             f,
             "\nCPU class: {} ({}); its choice: {}",
@@ -135,6 +138,7 @@ pub(crate) fn decide() -> Result<Selection, BackendError> {
             Some(backend) => Selection {
                 mode: Mode::RunTime,
                 choice: Choice::all(backend),
+                latency: Latency::all(backend),
                 class,
                 source: Source::Environment,
                 notes: Vec::new(),
@@ -142,6 +146,7 @@ pub(crate) fn decide() -> Result<Selection, BackendError> {
             None => Selection {
                 mode: Mode::RunTime,
                 choice: class.choice,
+                latency: class_latency(class),
                 class,
                 source: Source::Class,
                 notes: Vec::new(),
@@ -205,10 +210,31 @@ pub(crate) fn decide() -> Result<Selection, BackendError> {
     Ok(Selection {
         mode: Mode::Forced,
         choice,
+        // Forced builds' latency functions are the single lookups.
+        latency: Latency::all(choice.single),
         class,
         source,
         notes,
     })
+}
+
+/// The class's latency choice, each piece's backend checked (the single
+/// lookups' backend where the CPU lacks it: a class row can only name
+/// backends its level has, but a test may hand any class here).
+fn class_latency(class: &ClassChoice) -> Latency {
+    let ok = |b: Backend| {
+        if b.is_supported() {
+            b
+        } else {
+            class.choice.single
+        }
+    };
+    let l = class.latency;
+    Latency {
+        rook: ok(l.rook),
+        bishop: ok(l.bishop),
+        queen: ok(l.queen),
+    }
 }
 
 /// The selection, deciding and installing it on first use.
@@ -218,7 +244,7 @@ pub(crate) fn selection() -> Result<Selection, BackendError> {
         return Ok(s.clone());
     }
     let s = decide()?;
-    install(s.choice);
+    install(s.choice, s.latency);
     *slot = Some(s.clone());
     Ok(s)
 }
@@ -235,14 +261,22 @@ pub(crate) fn set(backend: Backend) -> Result<(), BackendError> {
         None => decide()?,
     };
     s.choice = Choice::all(backend);
+    s.latency = Latency::all(backend);
     s.source = Source::SetBackend;
-    install(s.choice);
+    install(s.choice, s.latency);
     *slot = Some(s);
     Ok(())
 }
 
-/// Points the free functions at `choice`, whose backends were all checked.
-fn install(choice: Choice) {
+/// Points the free functions at `choice` and the latency functions at
+/// `latency`, whose backends were all checked.
+fn install(choice: Choice, latency: Latency) {
+    for (slot, backend) in LATENCY
+        .iter()
+        .zip([latency.rook, latency.bishop, latency.queen])
+    {
+        slot.store(index_of(backend), Ordering::Release);
+    }
     if FORCED {
         for (slot, backend) in [
             (&FORCED_SINGLE, choice.single),
@@ -677,6 +711,22 @@ fn installed_setwise() -> &'static Setwise {
 // Forced builds.
 
 const UNDECIDED: u8 = u8::MAX;
+
+/// The backend of each piece of [`crate::latency`] (rook, bishop, queen),
+/// as an index into [`Backend::ALL`]; [`UNDECIDED`] before the first call.
+static LATENCY: [AtomicU8; 3] = [const { AtomicU8::new(UNDECIDED) }; 3];
+
+/// The latency backend of `piece` (0 rook, 1 bishop, 2 queen), deciding on
+/// first use. Only backends [`install`] checked are ever stored.
+#[inline(always)]
+pub(crate) fn latency_backend(piece: usize) -> Backend {
+    let mut index = LATENCY[piece].load(Ordering::Relaxed);
+    if index == UNDECIDED {
+        first_call();
+        index = LATENCY[piece].load(Ordering::Acquire);
+    }
+    Backend::ALL[index as usize]
+}
 static FORCED_SINGLE: AtomicU8 = AtomicU8::new(UNDECIDED);
 static FORCED_BATCH: AtomicU8 = AtomicU8::new(UNDECIDED);
 static FORCED_SETWISE: AtomicU8 = AtomicU8::new(UNDECIDED);

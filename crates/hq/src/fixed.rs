@@ -71,6 +71,16 @@ pub(crate) const CHOICE: Choice = {
     choice
 };
 
+/// The backend of each piece of [`crate::latency`] without `std` (rook,
+/// bishop, queen): the class's where it may serve, else the single lookups'.
+pub(crate) const LATENCY: [Backend; 3] = {
+    const fn or_single(b: Backend) -> Backend {
+        if runs(b) { b } else { CHOICE.single }
+    }
+    let l = CLASS.latency;
+    [or_single(l.rook), or_single(l.bishop), or_single(l.queen)]
+};
+
 /// Runs `job` on the compile-time choice of `group`.
 #[inline(always)]
 pub(crate) fn run<W: WithBackend>(group: Group, job: W) -> W::Output {

@@ -76,6 +76,7 @@ pub mod choice;
 mod dispatch;
 #[cfg(not(feature = "std"))]
 mod fixed;
+pub mod latency;
 mod registry;
 
 pub use attacks::{
@@ -83,7 +84,7 @@ pub use attacks::{
     queen_attacks_const, rook_attacks_const,
 };
 pub use backend::{BackendError, ENV_VAR};
-pub use choice::{Choice, ClassChoice};
+pub use choice::{Choice, ClassChoice, Latency};
 #[cfg(feature = "std")]
 pub use dispatch::{Mode, Selection, Source, has_setwise_table};
 pub use hq_core::{

@@ -48,7 +48,19 @@ fn free_functions_agree_with_the_oracle() {
                     reference::line_attacks(line, sq, occupancy)
                 );
             }
-            checked += 7;
+            assert_eq!(
+                hq::latency::queen_attacks(sq, occupancy),
+                reference::queen_attacks(sq, occupancy)
+            );
+            assert_eq!(
+                hq::latency::rook_attacks(sq, occupancy),
+                reference::rook_attacks(sq, occupancy)
+            );
+            assert_eq!(
+                hq::latency::bishop_attacks(sq, occupancy),
+                reference::bishop_attacks(sq, occupancy)
+            );
+            checked += 10;
         }
         let mut out = [Bitboard::EMPTY; 64];
         hq::queen_attacks_batch(&Square::ALL, occupancy, &mut out);

@@ -1,0 +1,97 @@
+//! Lookups for dependency chains: each result feeds the next occupancy (a
+//! ray walk over discovered blockers, SEE, x-rays), where what counts is
+//! the path from occupancy to attacks, not throughput.
+//!
+//! The free functions of the crate root are chosen for throughput; these
+//! take the backend measured fastest in the `latency` column of the bench
+//! matrix, per piece and CPU class ([`crate::choice::Latency`]): a portable
+//! first-rank-table HQ on the AMD and Intel AVX-512 runs (its lookups are
+//! short dependency chains of byte swaps and subtractions), PEXT for the
+//! Intel bishops. `HQ_BACKEND`, [`crate::set_backend`] and forced builds
+//! make them the single lookups' backend, as every other entry point.
+//!
+//! ```
+//! use hq::{Bitboard, Square};
+//!
+//! // A rook walking through the blockers it discovers: a dependency chain.
+//! let mut occupancy = Bitboard::from(Square::E7) | Square::E2;
+//! let first = hq::latency::rook_attacks(Square::E4, occupancy);
+//! occupancy = occupancy - Square::E7;
+//! let second = hq::latency::rook_attacks(Square::E4, occupancy);
+//! assert!(first.contains(Square::E7) && second.contains(Square::E8));
+//! assert_eq!(first, hq::rook_attacks(Square::E4, occupancy | Square::E7));
+//! ```
+
+use crate::{Backend, Bitboard, Line, Piece, Single, SliderAttacks, Square, WithBackend};
+
+/// Runs `job` on `backend`'s token where the latency choice can name it,
+/// else `None` (the caller takes the single-lookup free function).
+#[inline(always)]
+fn on<W: WithBackend<Output = Bitboard>>(backend: Backend, job: W) -> Option<Bitboard> {
+    /// `T`'s token.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must run `T`.
+    #[inline(always)]
+    unsafe fn token<T: SliderAttacks>() -> T {
+        // SAFETY: the caller's guarantee.
+        unsafe { T::new_unchecked() }
+    }
+    let attacks = match backend {
+        // SAFETY: portable (needs nothing of the CPU).
+        Backend::ScalarRankTable => job.run(unsafe { token::<hq_scalar::ScalarRankTable>() }),
+        // SAFETY: portable.
+        Backend::ScalarRankDiagonal => job.run(unsafe { token::<hq_scalar::ScalarRankDiagonal>() }),
+        // SAFETY: portable.
+        Backend::Classic => job.run(unsafe { token::<hq_classic::Classic>() }),
+        // SAFETY: `pext` is installed as a latency choice only after its CPU
+        // check (`dispatch::install`; `fixed::LATENCY` only where the build
+        // enables BMI2).
+        #[cfg(target_arch = "x86_64")]
+        Backend::Pext => job.run(unsafe { token::<hq_pext::Pext>() }),
+        _ => return None,
+    };
+    Some(attacks)
+}
+
+/// The backend of `piece` (0 rook, 1 bishop, 2 queen).
+#[inline(always)]
+fn backend(piece: usize) -> Backend {
+    cfg_if::cfg_if! {
+        if #[cfg(feature = "std")] {
+            crate::dispatch::latency_backend(piece)
+        } else {
+            crate::fixed::LATENCY[piece]
+        }
+    }
+}
+
+/// Rook attacks from `sq` over `occupancy`, for dependency chains.
+#[inline]
+pub fn rook_attacks(sq: Square, occupancy: Bitboard) -> Bitboard {
+    on(backend(0), Single(Piece::Rook, sq, occupancy))
+        .unwrap_or_else(|| crate::rook_attacks(sq, occupancy))
+}
+
+/// Bishop attacks from `sq` over `occupancy`, for dependency chains.
+#[inline]
+pub fn bishop_attacks(sq: Square, occupancy: Bitboard) -> Bitboard {
+    on(backend(1), Single(Piece::Bishop, sq, occupancy))
+        .unwrap_or_else(|| crate::bishop_attacks(sq, occupancy))
+}
+
+/// Queen attacks from `sq` over `occupancy`, for dependency chains.
+#[inline]
+pub fn queen_attacks(sq: Square, occupancy: Bitboard) -> Bitboard {
+    on(backend(2), Single(Piece::Queen, sq, occupancy))
+        .unwrap_or_else(|| crate::queen_attacks(sq, occupancy))
+}
+
+/// Attacks from `sq` along one `line`, for dependency chains (the queen's
+/// backend).
+#[inline]
+pub fn line_attacks(line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
+    on(backend(2), crate::LineJob(line, sq, occupancy))
+        .unwrap_or_else(|| crate::line_attacks(line, sq, occupancy))
+}
