@@ -50,6 +50,7 @@
 //! ```
 
 mod board;
+pub mod cli;
 pub mod epd;
 mod movegen;
 mod perft;

@@ -10,56 +10,11 @@
 //! ([`hq::with_active_backend`]).
 
 use clap::Parser;
-use hq::{Backend, SliderAttacks, WithBackend};
-use hq_chess::{Position, divide, divide_parallel, perft_parallel};
+use hq::{SliderAttacks, WithBackend};
+use hq_chess::cli::{Args, Which};
+use hq_chess::{divide, divide_parallel, perft_parallel};
 use std::process::ExitCode;
 use std::time::Instant;
-
-/// Count the leaves of the legal move tree of a position.
-#[derive(Parser)]
-#[command(version, about)]
-struct Args {
-    /// The position: a FEN (X-FEN and Shredder-FEN castling accepted) or `startpos`.
-    #[arg(long, value_parser = parse_position)]
-    fen: Position,
-    /// Plies to search.
-    #[arg(long)]
-    depth: u32,
-    /// A backend name, or `auto` for hq's choice on this CPU.
-    #[arg(long, default_value = "auto", value_parser = parse_backend)]
-    backend: Which,
-    /// Threads (root moves shared out).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
-    threads: u16,
-    /// Print each root move with its count.
-    #[arg(long)]
-    divide: bool,
-}
-
-fn parse_position(text: &str) -> Result<Position, String> {
-    if text == "startpos" {
-        Ok(Position::startpos())
-    } else {
-        Position::from_fen(text).map_err(|e| e.to_string())
-    }
-}
-
-/// `--backend`: hq's choice, or one backend.
-#[derive(Clone, Copy)]
-enum Which {
-    Auto,
-    Named(Backend),
-}
-
-fn parse_backend(text: &str) -> Result<Which, String> {
-    if text.eq_ignore_ascii_case("auto") {
-        Ok(Which::Auto)
-    } else {
-        Backend::from_name(text)
-            .map(Which::Named)
-            .map_err(|e| e.to_string())
-    }
-}
 
 /// The run, monomorphized for the chosen backend.
 struct Run<'a>(&'a Args);
