@@ -12,7 +12,8 @@
 //!
 //! Default workloads: start position depth 6 and Kiwipete depth 5 (`--quick`:
 //! depths 5 and 4). Each engine's best of `--repeat` runs (default 3) is
-//! kept, one thread each. `--csv` adds machine-readable lines
+//! kept, one thread each; the runs go in rounds over every engine after a
+//! warm-up run, so that no engine is favoured by its place in the order. `--csv` adds machine-readable lines
 //! `csv,workload,engine,nodes,seconds,nps` for the bench matrix.
 //! Every count is checked against the known perft value; Stockfish is
 //! skipped with a message if it is not installed.
@@ -144,21 +145,6 @@ fn maintained_rows() -> Vec<(String, Timed<'static>)> {
     rows
 }
 
-/// The fastest of `repeat` runs.
-fn best_of(
-    repeat: usize,
-    mut run: impl FnMut() -> Result<(u64, f64), String>,
-) -> Result<(u64, f64), String> {
-    let mut best: Option<(u64, f64)> = None;
-    for _ in 0..repeat {
-        let (nodes, secs) = run()?;
-        if best.is_none_or(|(_, b)| secs < b) {
-            best = Some((nodes, secs));
-        }
-    }
-    best.ok_or_else(|| "no run".to_string())
-}
-
 fn main() {
     let args = Args::parse();
     let (csv, repeat) = (args.csv, usize::from(args.repeat));
@@ -178,25 +164,50 @@ fn main() {
     let mut failed = false;
     for w in workloads {
         let position = Position::from_fen(w.fen).expect("workload FENs are valid");
-        let mut results = vec![best_of(repeat, || {
-            Ok(hq::with_active_backend(TimedPerft(&position, w.depth)))
+        let position = &position;
+        // Every engine's run, in the table's order.
+        type Run<'a> = Box<dyn FnMut() -> Result<(u64, f64), String> + 'a>;
+        let mut runs: Vec<Run> = vec![Box::new(|| {
+            Ok(hq::with_active_backend(TimedPerft(position, w.depth)))
         })];
-        results.extend(Backend::supported().map(|b| {
-            best_of(repeat, || {
-                hq::with_backend(b, TimedPerft(&position, w.depth)).map_err(|e| e.to_string())
-            })
-        }));
-        results.extend(
-            maintained
-                .iter()
-                .map(|(_, run)| best_of(repeat, || run(&position, w.depth))),
-        );
-        results.push(best_of(repeat, || peers::time_cozy(w.fen, w.depth)));
-        results.push(best_of(repeat, || peers::time_shakmaty(w.fen, w.depth)));
-        results.push(match stockfish.as_mut() {
-            Some(sf) => best_of(repeat, || sf.perft(w.fen, w.depth, false)),
+        for b in Backend::supported() {
+            runs.push(Box::new(move || {
+                hq::with_backend(b, TimedPerft(position, w.depth)).map_err(|e| e.to_string())
+            }));
+        }
+        for (_, run) in &maintained {
+            runs.push(Box::new(move || run(position, w.depth)));
+        }
+        runs.push(Box::new(|| peers::time_cozy(w.fen, w.depth)));
+        runs.push(Box::new(|| peers::time_shakmaty(w.fen, w.depth)));
+        let sf = &mut stockfish;
+        runs.push(Box::new(move || match sf.as_mut() {
+            Some(sf) => sf.perft(w.fen, w.depth, false),
             None => Err("not installed".to_string()),
-        });
+        }));
+        // A warm-up run (clock ramp-up, tables touched), then `repeat`
+        // rounds over every engine, so that no engine is favoured by its
+        // place in the order; each keeps its fastest run.
+        let warm_up = 1 % runs.len();
+        let _ = runs[warm_up]();
+        let mut results: Vec<Option<Result<(u64, f64), String>>> = vec![None; runs.len()];
+        for _ in 0..repeat {
+            for (slot, run) in results.iter_mut().zip(&mut runs) {
+                if matches!(slot, Some(Err(_))) {
+                    continue;
+                }
+                let outcome = run();
+                *slot = Some(match (slot.take(), outcome) {
+                    (_, Err(e)) => Err(e),
+                    (Some(Ok(best)), Ok(now)) if best.1 <= now.1 => Ok(best),
+                    (_, Ok(now)) => Ok(now),
+                });
+            }
+        }
+        let results: Vec<Result<(u64, f64), String>> = results
+            .into_iter()
+            .map(|r| r.unwrap_or_else(|| Err("not run".to_string())))
+            .collect();
         for (i, result) in results.into_iter().enumerate() {
             let cell = match result {
                 Ok((nodes, secs)) => {
