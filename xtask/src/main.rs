@@ -6,6 +6,7 @@ mod emu;
 mod perft_suite;
 mod readme;
 mod release;
+mod reliability;
 mod test;
 
 use clap::{Parser, Subcommand};
@@ -34,6 +35,8 @@ enum Task {
     PerftSuite(perft_suite::Args),
     /// Regenerate the README's measured tables from `benches/results/`.
     Readme(readme::Args),
+    /// Miri, the fuzz targets and ThreadSanitizer (nightly), as `test` runs them.
+    Reliability(reliability::Args),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +48,7 @@ fn main() -> ExitCode {
         Task::CrossTest(a) => cross::run(a),
         Task::PerftSuite(a) => perft_suite::run(a),
         Task::Readme(a) => readme::run(a),
+        Task::Reliability(a) => reliability::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

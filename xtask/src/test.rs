@@ -8,6 +8,8 @@
 //! 3. forcing a backend this CPU lacks stops with a clear error, never SIGILL;
 //!    the facade without `std` (plain, native and bare-metal builds);
 //!    `cargo package` of every publishable crate; the MSRV's `cargo check`;
+//!    on nightly, Miri, the fuzz targets (30 s each, and the planted-bug
+//!    self-test) and ThreadSanitizer (`reliability.rs`);
 //! 4. the size of a `wasm32-unknown-unknown` module calling one free
 //!    function (at most 100 KiB), then the emulated AVX-512 suites
 //!    (`emu-test`);
@@ -210,6 +212,9 @@ pub fn run(args: &Args) -> Result<(), String> {
         ("no_std facade", Box::new(crate::release::no_std)),
         ("cargo package", Box::new(crate::release::package)),
         ("MSRV", Box::new(crate::release::msrv)),
+        ("Miri", Box::new(crate::reliability::miri)),
+        ("fuzz targets", Box::new(crate::reliability::fuzz)),
+        ("ThreadSanitizer", Box::new(crate::reliability::tsan)),
     ];
     if !args.no_cross {
         steps.push(("wasm module size", Box::new(wasm_module_size)));

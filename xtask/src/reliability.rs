@@ -1,0 +1,440 @@
+//! `cargo xtask test`'s reliability steps, on nightly Rust (each says
+//! `SKIPPED` with the reason when nightly, a component or `cargo-fuzz` is
+//! missing; `.ci/run` installs them):
+//!
+//! * [`miri`]: `cargo +nightly miri test` on the portable backends (through
+//!   `with_backend`), the dispatch (first use from several threads,
+//!   `set_backend`, a forced build), hq-pext's tables (on its software PEXT),
+//!   the mailbox's scalar path and a small perft; the suites sample under
+//!   `cfg(miri)`.
+//! * [`fuzz`]: the cargo-fuzz targets of `fuzz/` (AddressSanitizer builds),
+//!   each for a bounded time from the committed seeds; the facade target
+//!   once per backend this CPU runs (`HQ_BACKEND`) and once on the class's
+//!   choice; then the self-test: a planted wrong backend must be found.
+//! * [`tsan`]: ThreadSanitizer (`-Zsanitizer=thread`, `-Zbuild-std`) on many
+//!   threads making their first calls to the facade at once, in the
+//!   run-time dispatch and in a forced build.
+//!
+//! `cargo xtask reliability [--only miri|fuzz|tsan] [--fuzz-seconds N]`
+//! runs them alone (longer fuzzing, for example).
+
+use hq::Backend;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+/// Seconds per fuzz target in `cargo xtask test`.
+pub const FUZZ_SECONDS: u64 = 30;
+
+/// `cargo xtask reliability`'s options.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Only this part.
+    #[arg(long, value_enum)]
+    only: Option<Part>,
+    /// Seconds per fuzz target (the facade target's shared over its runs).
+    #[arg(long, default_value_t = FUZZ_SECONDS)]
+    fuzz_seconds: u64,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Part {
+    Miri,
+    Fuzz,
+    Tsan,
+}
+
+/// The task.
+pub fn run(args: &Args) -> Result<(), String> {
+    let wanted = |p| args.only.is_none_or(|o| o == p);
+    if wanted(Part::Miri) {
+        miri()?;
+    }
+    if wanted(Part::Fuzz) {
+        fuzz_for(args.fuzz_seconds)?;
+    }
+    if wanted(Part::Tsan) {
+        tsan()?;
+    }
+    Ok(())
+}
+
+/// `cargo +nightly args`, through rustup's proxy, in the workspace root.
+fn nightly(args: &[&str]) -> Command {
+    let mut command = Command::new("cargo");
+    command
+        .arg("+nightly")
+        .args(args)
+        .current_dir(crate::workspace_root());
+    command
+}
+
+/// Why `cargo +nightly args` cannot run here, if it cannot.
+fn missing(args: &[&str], install: &str) -> Option<String> {
+    let ok = nightly(args).output().is_ok_and(|o| o.status.success());
+    (!ok).then(|| {
+        format!(
+            "`cargo +nightly {}` does not run here ({install})",
+            args.join(" ")
+        )
+    })
+}
+
+/// Runs `command`, echoing its stdout line by line and handing each to
+/// `seen`; an error naming `what` if it fails.
+fn stream(what: &str, mut command: Command, mut seen: impl FnMut(&str)) -> Result<(), String> {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run {what}: {e}"))?;
+    let stdout = child.stdout.take().expect("piped");
+    for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+        println!("{line}");
+        seen(&line);
+    }
+    let status = child.wait().map_err(|e| format!("{what}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{what} failed ({status})"))
+    }
+}
+
+/// The Miri runs: (what, `cargo miri test` arguments).
+const MIRI_RUNS: &[(&str, &[&str])] = &[
+    (
+        "hq-core; hq-pext's tables (software PEXT)",
+        &["-p", "hq-attacks-core", "-p", "hq-pext", "--lib"],
+    ),
+    (
+        "the portable backends through with_backend; the dispatch: first use from 4 threads, set_backend, the free functions",
+        &[
+            "-p",
+            "hq-attacks",
+            "--test",
+            "facade",
+            "--test",
+            "switching",
+            "--test",
+            "first_use",
+        ],
+    ),
+    (
+        "a forced build (scalar-reverse, classic): the free functions, first use",
+        &[
+            "-p",
+            "hq-attacks",
+            "--features",
+            "force-scalar-reverse,force-classic",
+            "--test",
+            "facade",
+            "--test",
+            "first_use",
+            "--",
+            "free_functions",
+            "selection",
+            "mismatched",
+            "first_calls",
+        ],
+    ),
+    (
+        "the mailbox's scalar path",
+        &["-p", "hq-mailbox", "--test", "agree"],
+    ),
+    (
+        "hq-chess: a small perft",
+        &["-p", "hq-chess", "--test", "suite", "--", "a_small_perft"],
+    ),
+];
+
+/// The Miri runs, with the number of tests that passed.
+pub fn miri() -> Result<(), String> {
+    if let Some(why) = missing(
+        &["miri", "--version"],
+        "rustup toolchain install nightly --component miri,rust-src",
+    ) {
+        println!("\nSKIPPED Miri: {why}");
+        return Ok(());
+    }
+    let start = Instant::now();
+    let mut passed = 0u64;
+    for (what, args) in MIRI_RUNS {
+        println!(
+            "\n==> Miri: {what}\n    cargo +nightly miri test {}",
+            args.join(" ")
+        );
+        let mut command = nightly(&["miri", "test"]);
+        command.args(*args);
+        stream("cargo miri test", command, |line| {
+            // "test result: ok. 3 passed; 0 failed; ..."
+            if let Some(rest) = line.strip_prefix("test result: ok. ") {
+                passed += rest
+                    .split(' ')
+                    .next()
+                    .and_then(|n| n.parse::<u64>().ok())
+                    .unwrap_or(0);
+            }
+        })?;
+    }
+    println!(
+        "\nMiri: {passed} tests passed in {} runs, no undefined behaviour, {:.0} s",
+        MIRI_RUNS.len(),
+        start.elapsed().as_secs_f64()
+    );
+    if passed == 0 {
+        return Err("Miri ran no test".into());
+    }
+    Ok(())
+}
+
+/// The fuzz targets whose one run covers every backend.
+const FUZZ_TARGETS: [&str; 3] = ["fen_epd", "entry_points", "batch_setwise"];
+
+/// What one fuzz run did.
+struct FuzzRun {
+    execs: u64,
+    seconds: f64,
+    crashed: bool,
+    output: String,
+}
+
+/// Runs `target` for `seconds` from an empty scratch corpus (where new
+/// inputs go) and `seeds` (read only), with `env`.
+fn fuzz_run(
+    target: &str,
+    seconds: u64,
+    seeds: Option<&Path>,
+    env: &[(&str, &str)],
+    extra: &[&str],
+) -> Result<FuzzRun, String> {
+    let root = crate::workspace_root();
+    let scratch = root.join("target/fuzz-corpus").join(target);
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
+    let time = format!("-max_total_time={seconds}");
+    let mut command = nightly(&["fuzz", "run", "--fuzz-dir", "fuzz", target]);
+    command.arg(&scratch);
+    command.args(seeds);
+    command
+        .args(["--", &time, "-print_final_stats=1"])
+        .args(extra)
+        .envs(env.iter().copied());
+    let start = Instant::now();
+    let out = command
+        .output()
+        .map_err(|e| format!("cannot run cargo fuzz: {e}"))?;
+    let output =
+        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    let execs = output
+        .lines()
+        .find_map(|l| l.strip_prefix("stat::number_of_executed_units:"))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(0);
+    Ok(FuzzRun {
+        execs,
+        seconds: start.elapsed().as_secs_f64(),
+        crashed: !out.status.success(),
+        output,
+    })
+}
+
+/// The last lines of a run's output, for its error.
+fn tail(output: &str) -> String {
+    let lines: Vec<&str> = output.lines().filter(|l| !l.starts_with('#')).collect();
+    lines[lines.len().saturating_sub(40)..].join("\n")
+}
+
+/// The fuzz targets for [`FUZZ_SECONDS`] each, and the self-test.
+pub fn fuzz() -> Result<(), String> {
+    fuzz_for(FUZZ_SECONDS)
+}
+
+/// Builds the fuzz targets, runs each for `seconds` (the facade target
+/// shares them out over its runs, at least 2 s each), then the self-test.
+fn fuzz_for(seconds: u64) -> Result<(), String> {
+    let install = "rustup toolchain install nightly; cargo install cargo-fuzz";
+    if let Some(why) = missing(&["fuzz", "--version"], install) {
+        println!("\nSKIPPED fuzz targets: {why}");
+        return Ok(());
+    }
+    let root = crate::workspace_root();
+    println!("\n==> cargo +nightly fuzz build --fuzz-dir fuzz (AddressSanitizer)");
+    let start = Instant::now();
+    let status = nightly(&["fuzz", "build", "--fuzz-dir", "fuzz"])
+        .status()
+        .map_err(|e| format!("cannot run cargo fuzz: {e}"))?;
+    if !status.success() {
+        return Err(format!("cargo fuzz build failed ({status})"));
+    }
+    println!(
+        "fuzz targets built in {:.0} s",
+        start.elapsed().as_secs_f64()
+    );
+    let seeds = |t: &str| root.join("fuzz/corpus").join(t);
+    let mut report = Vec::new();
+    let mut check = |label: String, run: FuzzRun| -> Result<(), String> {
+        if run.crashed || run.execs == 0 {
+            return Err(format!(
+                "fuzz target {label} crashed:\n{}",
+                tail(&run.output)
+            ));
+        }
+        let line = format!(
+            "{label}: {} executions in {:.0} s, 0 crashes",
+            run.execs, run.seconds
+        );
+        println!("{line}");
+        report.push(line);
+        Ok(())
+    };
+    for target in FUZZ_TARGETS {
+        println!("\n==> fuzz target {target}, {seconds} s");
+        check(
+            target.into(),
+            fuzz_run(target, seconds, Some(&seeds(target)), &[], &[])?,
+        )?;
+    }
+    let backends: Vec<&str> = Backend::supported()
+        .map(|b| b.name())
+        .chain(["auto"])
+        .collect();
+    let each = (seconds / backends.len() as u64).max(2);
+    println!(
+        "\n==> fuzz target facade under HQ_BACKEND={}, {each} s each",
+        backends.join("|")
+    );
+    for name in backends {
+        let run = fuzz_run(
+            "facade",
+            each,
+            Some(&seeds("facade")),
+            &[("HQ_BACKEND", name)],
+            &[],
+        )?;
+        check(format!("facade (HQ_BACKEND={name})"), run)?;
+    }
+    // The self-test: the planted bug, from an empty corpus.
+    println!(
+        "\n==> self-test: entry_points with a planted wrong backend (HQ_FUZZ_PLANT=1), {seconds} s at most"
+    );
+    let artifacts = root.join("target/fuzz-selftest/");
+    std::fs::create_dir_all(&artifacts).map_err(|e| format!("{}: {e}", artifacts.display()))?;
+    let prefix = format!("-artifact_prefix={}", artifacts.display());
+    let run = fuzz_run(
+        "entry_points",
+        seconds,
+        None,
+        &[("HQ_FUZZ_PLANT", "1")],
+        &["-seed=1", &prefix],
+    )?;
+    if !(run.crashed
+        && run
+            .output
+            .contains("backend planted-bug disagrees with the oracle"))
+    {
+        return Err(format!(
+            "the planted bug was not found in {seconds} s ({} executions):\n{}",
+            run.execs,
+            tail(&run.output)
+        ));
+    }
+    let found = run
+        .output
+        .lines()
+        .find(|l| l.contains("planted-bug disagrees"))
+        .unwrap_or("")
+        .trim();
+    println!(
+        "ok: the planted bug was found after {} executions, {:.1} s:\n    {found}",
+        run.execs, run.seconds
+    );
+    println!("\nfuzzing:\n    {}", report.join("\n    "));
+    Ok(())
+}
+
+/// The host's target triple.
+fn host() -> Option<String> {
+    let out = Command::new("rustc").arg("-vV").output().ok()?;
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("host: ").map(str::to_owned))
+}
+
+/// ThreadSanitizer on the concurrent first use, run-time and forced.
+pub fn tsan() -> Result<(), String> {
+    let install = "rustup toolchain install nightly --component rust-src";
+    let sysroot = Command::new("rustc")
+        .args(["+nightly", "--print", "sysroot"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()));
+    let Some(sysroot) = sysroot else {
+        println!("\nSKIPPED ThreadSanitizer: nightly Rust is not installed ({install})");
+        return Ok(());
+    };
+    if !sysroot.join("lib/rustlib/src/rust/library").is_dir() {
+        println!("\nSKIPPED ThreadSanitizer: nightly has no rust-src for -Zbuild-std ({install})");
+        return Ok(());
+    }
+    let host = host().unwrap_or_default();
+    if !["x86_64-unknown-linux-gnu", "aarch64-unknown-linux-gnu"].contains(&host.as_str()) {
+        println!("\nSKIPPED ThreadSanitizer: not set up for host {host:?}");
+        return Ok(());
+    }
+    for features in ["", "force-avx2,force-scalar-reverse"] {
+        let mut args = vec![
+            "test",
+            "-Zbuild-std",
+            "--target",
+            &host,
+            "-p",
+            "hq-attacks",
+            "--test",
+            "first_use",
+        ];
+        if !features.is_empty() {
+            args.extend(["--features", features]);
+        }
+        args.extend(["--", "--nocapture"]);
+        println!(
+            "\n==> RUSTFLAGS=-Zsanitizer=thread cargo +nightly {} (target/tsan)",
+            args.join(" ")
+        );
+        let out = nightly(&args)
+            .env("RUSTFLAGS", "-Zsanitizer=thread")
+            .env("CARGO_TARGET_DIR", "target/tsan")
+            .env("TSAN_OPTIONS", "verbosity=1")
+            .stderr(Stdio::piped())
+            .output()
+            .map_err(|e| format!("cannot run cargo: {e}"))?;
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        print!("{stdout}");
+        // verbosity=1: the runtime announces itself, so an uninstrumented
+        // build cannot pass for a clean one.
+        let ran = stderr.contains("Running under ThreadSanitizer");
+        if !out.status.success() || !ran || stderr.contains("WARNING: ThreadSanitizer") {
+            return Err(format!(
+                "ThreadSanitizer run{} failed ({}; instrumented: {ran}):\n{}",
+                if features.is_empty() {
+                    String::new()
+                } else {
+                    format!(" with {features}")
+                },
+                out.status,
+                tail(&stderr)
+            ));
+        }
+        println!(
+            "ok: ThreadSanitizer: 0 warnings{}",
+            if features.is_empty() {
+                String::new()
+            } else {
+                format!(" (features {features})")
+            }
+        );
+    }
+    Ok(())
+}
