@@ -263,8 +263,9 @@ fn every_board_option_counts_the_standard_suite_exactly() {
 
 /// A small perft through every way in: the facade's active choice
 /// (`with_active_backend`), `with_backend` on every backend this CPU runs,
-/// `divide` and `Position::play`. Quick natively; what Miri runs of this
-/// crate (the suites above are for native runs).
+/// `divide` and `Position::play`, at depths that keep it quick. (Miri runs
+/// the `perft` binary instead: this test binary would have it interpret
+/// the peers' dev-dependencies' build too.)
 #[test]
 fn a_small_perft_agrees_through_every_way_in() {
     struct Perft<'a>(&'a Position, u32);

@@ -48,8 +48,8 @@ pub enum Depth {
     /// Exhaustive per line, sampled per piece, 500 proptest cases: for slow
     /// backends (emulated instruction sets) and doc tests.
     Quick,
-    /// A sample of every part (every 61st line case, every 9973rd piece
-    /// case, batches up to 10 squares, 12 random set-wise calls, 4 proptest
+    /// A sample of every part (every 127th line case, every 9973rd piece
+    /// case, batches up to 8 squares, 8 random set-wise calls, 2 proptest
     /// cases): what Miri interprets in seconds per backend ([`Depth::scaled`]
     /// picks it under `cfg(miri)`). Miri looks for undefined behaviour on
     /// every path; the native runs cover the cases.
@@ -521,7 +521,7 @@ pub fn check<B: SliderAttacks>(backend: B, depth: Depth) -> CheckResult {
     let (lines, pieces, rounds, max_len, setwise, fixed, random) = match depth {
         Depth::Full => (1, 1, 40, 70, 10_000, true, 20_000),
         Depth::Quick => (1, 61, 2, 70, 500, true, 500),
-        Depth::Miri => (61, 9973, 1, 10, 12, false, 4),
+        Depth::Miri => (127, 9973, 1, 8, 8, false, 2),
     };
     Ok(Report {
         backend: B::NAME,
