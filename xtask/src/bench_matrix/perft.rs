@@ -28,7 +28,7 @@ pub fn run(root: &Path, quick: bool) -> Result<(Vec<PerftFigure>, Option<String>
         println!("\n[perft] {note}");
         return Ok((Vec::new(), Some(note)));
     }
-    let repeat = if quick { "1" } else { "2" };
+    let repeat = if quick { "1" } else { "3" };
     let mut args = vec![
         "run",
         "--release",
