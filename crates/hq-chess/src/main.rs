@@ -10,41 +10,9 @@
 //! ([`hq::with_active_backend`]).
 
 use clap::Parser;
-use hq::{SliderAttacks, WithBackend};
-use hq_chess::cli::{Args, Which};
-use hq_chess::{divide, divide_parallel, perft_parallel};
+use hq_chess::cli::{Args, Which, count};
 use std::process::ExitCode;
 use std::time::Instant;
-
-/// The run, monomorphized for the chosen backend.
-struct Run<'a>(&'a Args);
-
-impl WithBackend for Run<'_> {
-    type Output = Result<u64, String>;
-    fn run<B: SliderAttacks>(self, token: B) -> Result<u64, String> {
-        let args = self.0;
-        let threads = usize::from(args.threads);
-        if !args.divide {
-            return perft_parallel(&args.fen, args.depth, token, threads)
-                .map_err(|e| e.to_string());
-        }
-        let counts = if threads > 1 {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .map_err(|e| e.to_string())?;
-            pool.install(|| divide_parallel(&args.fen, args.depth, token))
-        } else {
-            divide(&args.fen, args.depth, token)
-        };
-        let chess960 = args.fen.is_chess960();
-        for (mv, n) in &counts {
-            println!("{}: {n}", mv.uci(chess960));
-        }
-        println!();
-        Ok(counts.iter().map(|&(_, n)| n).sum())
-    }
-}
 
 fn main() -> ExitCode {
     let args = Args::parse();
@@ -64,17 +32,21 @@ fn main() -> ExitCode {
     );
     println!("fen: {}", args.fen);
     let start = Instant::now();
-    let result = match args.backend {
-        Which::Named(b) => hq::with_backend(b, Run(&args)).map_err(|e| e.to_string()),
-        Which::Auto => Ok(hq::with_active_backend(Run(&args))),
-    };
-    let nodes = match result.and_then(|r| r) {
-        Ok(n) => n,
+    let counted = match count(&args) {
+        Ok(c) => c,
         Err(e) => {
             eprintln!("perft: {e}");
             return ExitCode::FAILURE;
         }
     };
+    if args.divide {
+        let chess960 = args.fen.is_chess960();
+        for (mv, n) in &counted.divided {
+            println!("{}: {n}", mv.uci(chess960));
+        }
+        println!();
+    }
+    let nodes = counted.nodes;
     let secs = start.elapsed().as_secs_f64();
     println!("nodes: {nodes}");
     println!("time: {secs:.3} s");
