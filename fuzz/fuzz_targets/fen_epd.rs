@@ -9,16 +9,17 @@
 //!   every rejection (a suite's names the line), counts as written.
 //! * The perft binary's arguments (one per line of the input, parsed by
 //!   its own `clap` parser, `hq_chess::cli`): no panic, a message for every
-//!   rejection; an accepted command runs as the binary does, to depth 2 at
-//!   most and on one thread (a thread pool per input would be all the
-//!   fuzzer measures).
+//!   rejection; an accepted command counts as the binary does
+//!   (`hq_chess::cli::count`), to depth 2 at most and on one thread (a
+//!   thread pool per input would be all the fuzzer measures), the same with
+//!   `--divide` as without (it found `--depth 0 --divide` counting 0).
 
 #![no_main]
 
 use clap::Parser;
 use hq::backends::ScalarRankTable;
 use hq::{SliderAttacks, WithBackend};
-use hq_chess::cli::{Args, Which, parse_position};
+use hq_chess::cli::{Args, Which, count, parse_position};
 use hq_chess::epd::{parse_line, parse_suite};
 use hq_chess::{Position, divide, perft};
 use libfuzzer_sys::fuzz_target;
@@ -101,37 +102,43 @@ fn check_epd(text: &str) {
 
 fn check_command_line(text: &str) {
     let argv = std::iter::once("perft").chain(text.split('\n'));
-    let args = match Args::try_parse_from(argv) {
+    let mut args = match Args::try_parse_from(argv) {
         Ok(args) => args,
         Err(e) => {
             assert!(!e.to_string().trim().is_empty(), "{text:?}: {e:?}");
             return;
         }
     };
-    let job = Perft(&args.fen, args.depth.min(2));
-    let nodes = match args.backend {
-        Which::Auto => hq::with_active_backend(job),
-        Which::Named(backend) => match hq::with_backend(backend, job) {
-            Ok(nodes) => nodes,
-            Err(e) => {
-                // The binary prints it and exits with an error.
-                assert!(!backend.is_supported() && !e.to_string().is_empty());
-                return;
-            }
-        },
+    args.depth = args.depth.min(2);
+    args.threads = 1;
+    let counted = match count(&args) {
+        Ok(counted) => counted,
+        Err(e) => {
+            // The binary prints it and exits with an error.
+            let Which::Named(backend) = args.backend else {
+                panic!("hq's choice failed: {e}");
+            };
+            assert!(!backend.is_supported() && !e.is_empty(), "{backend}: {e}");
+            return;
+        }
     };
+    let token = ScalarRankTable::get();
     assert_eq!(
-        nodes,
-        perft(&args.fen, args.depth.min(2), ScalarRankTable::get())
+        counted.nodes,
+        perft(&args.fen, args.depth, token),
+        "{text:?}"
     );
     if args.divide {
-        let divided: u64 = divide(&args.fen, args.depth.min(2), ScalarRankTable::get())
-            .iter()
-            .map(|&(_, n)| n)
-            .sum();
-        assert_eq!(divided, nodes);
+        let sum: u64 = counted.divided.iter().map(|&(_, n)| n).sum();
+        let moves = if args.depth == 0 {
+            0
+        } else {
+            args.fen.legal_moves(token).len()
+        };
+        assert_eq!(counted.divided.len(), moves, "{text:?}");
+        assert!(sum == counted.nodes || args.depth == 0, "{text:?}");
     }
-    // `--fen` read `startpos` or the FEN the same way.
+    // `--fen` reads `startpos` or the FEN the same way.
     assert!(parse_position(&args.fen.to_string()).is_ok_and(|p| p == args.fen));
 }
 

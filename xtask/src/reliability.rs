@@ -276,10 +276,15 @@ fn fuzz_run(
     })
 }
 
-/// The last lines of a run's output, for its error.
+/// A run's panic message (if any) and its last lines, for its error.
 fn tail(output: &str) -> String {
     let lines: Vec<&str> = output.lines().filter(|l| !l.starts_with('#')).collect();
-    lines[lines.len().saturating_sub(40)..].join("\n")
+    let panic = lines.iter().position(|l| l.contains("panicked at"));
+    let mut shown: Vec<&str> = panic
+        .map_or(&[][..], |i| &lines[i..lines.len().min(i + 5)])
+        .to_vec();
+    shown.extend(&lines[lines.len().saturating_sub(30)..]);
+    shown.join("\n")
 }
 
 /// The fuzz targets for [`FUZZ_SECONDS`] each, and the self-test.
