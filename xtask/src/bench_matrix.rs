@@ -533,8 +533,8 @@ pub fn run(opts: &Args) -> Result<(), String> {
             if opts.only.is_empty() {
                 // --quick checks the pipeline: one build of each kind (the
                 // native build is the runtime build's code with other flags).
-                let quick_skips = opts.quick
-                    && matches!(c.name.as_str(), "native" | "force-scalar-rank-table");
+                let quick_skips =
+                    opts.quick && matches!(c.name.as_str(), "native" | "force-scalar-rank-table");
                 (opts.full || !c.full_only) && !quick_skips
             } else {
                 opts.only.contains(&c.name)

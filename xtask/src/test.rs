@@ -260,7 +260,10 @@ pub fn run(args: &Args) -> Result<(), String> {
                 failed.push(*name);
             }
         }
-        times.push(format!("{name} {:.0} s", step_started.elapsed().as_secs_f64()));
+        times.push(format!(
+            "{name} {:.0} s",
+            step_started.elapsed().as_secs_f64()
+        ));
     }
     println!(
         "\nxtask test: {:.0} s in all: {}",

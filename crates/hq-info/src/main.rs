@@ -101,7 +101,10 @@ fn main() {
     } else {
         println!("set-wise:       {}", c.setwise);
     }
-    println!("latency:        {} (hq::latency: rook / bishop / queen)", selection.latency);
+    println!(
+        "latency:        {} (hq::latency: rook / bishop / queen)",
+        selection.latency
+    );
     println!("why:            {}", selection.reason());
     for note in &selection.notes {
         println!("                {note}");
