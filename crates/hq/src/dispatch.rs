@@ -170,8 +170,8 @@ pub(crate) fn decide() -> Result<Selection, BackendError> {
     if runs.is_empty() {
         return Err(BackendError::NoForcedBackendRuns { missing });
     }
-    let (choice, source) = match from_env? {
-        Some(b) if runs.contains(&b) => (Choice::all(b), Source::Environment),
+    let (choice, latency, source) = match from_env? {
+        Some(b) if runs.contains(&b) => (Choice::all(b), Latency::all(b), Source::Environment),
         Some(b) => return Err(BackendError::NotForced { requested: b }),
         None => {
             let pick = |wanted: Backend| {
@@ -183,6 +183,16 @@ pub(crate) fn decide() -> Result<Selection, BackendError> {
             };
             let c = class.choice;
             let (single, setwise) = (pick(c.single), pick(c.setwise));
+            // Each piece's latency backend where forced, else the single
+            // lookups'.
+            let latency_pick = |wanted: Backend| {
+                if runs.contains(&wanted) {
+                    wanted
+                } else {
+                    single
+                }
+            };
+            let l = class.latency;
             (
                 Choice {
                     single,
@@ -194,6 +204,11 @@ pub(crate) fn decide() -> Result<Selection, BackendError> {
                     } else {
                         0
                     },
+                },
+                Latency {
+                    rook: latency_pick(l.rook),
+                    bishop: latency_pick(l.bishop),
+                    queen: latency_pick(l.queen),
                 },
                 Source::Class,
             )
@@ -210,8 +225,7 @@ pub(crate) fn decide() -> Result<Selection, BackendError> {
     Ok(Selection {
         mode: Mode::Forced,
         choice,
-        // Forced builds' latency functions are the single lookups.
-        latency: Latency::all(choice.single),
+        latency,
         class,
         source,
         notes,

@@ -45,23 +45,31 @@ fn latency_functions_agree_with_the_oracle(label: &str) -> u64 {
 fn latency_functions_are_exact_on_every_choice() {
     let selection = hq::selection();
     if selection.source == hq::Source::Class {
-        // Without HQ_BACKEND the class's choice, each backend runnable here.
+        // Without HQ_BACKEND the class's choice where it may serve (runs
+        // here and, in a forced build, is forced), else the single lookups'.
         let class = selection.class.latency;
+        let forced = selection.mode == hq::Mode::Forced;
         for (got, wanted) in [
             (selection.latency.rook, class.rook),
             (selection.latency.bishop, class.bishop),
             (selection.latency.queen, class.queen),
         ] {
             assert!(got.is_supported());
-            assert!(
-                got == wanted || !wanted.is_supported(),
-                "{got} for {wanted}"
-            );
+            let may_serve = wanted.is_supported() && (!forced || wanted.is_forced());
+            let expected = if may_serve {
+                wanted
+            } else {
+                selection.choice.single
+            };
+            assert_eq!(got, expected, "latency backend for the class's {wanted}");
         }
     }
     let n = latency_functions_agree_with_the_oracle("class choice");
     println!("latency ({}): {n} lookups agree", selection.latency);
-    let dispatched: Vec<Backend> = Backend::supported().filter(|b| b.is_dispatched()).collect();
+    // A forced build's `set_backend` takes its forced backends only.
+    let settable =
+        |b: &Backend| b.is_dispatched() && (selection.mode == hq::Mode::RunTime || b.is_forced());
+    let dispatched: Vec<Backend> = Backend::supported().filter(settable).collect();
     for &b in &dispatched {
         hq::set_backend(b).expect("a supported, dispatched backend");
         assert_eq!(hq::selection().latency, hq::Latency::all(b));
