@@ -43,6 +43,9 @@ struct Entry {
     piece: Piece,
     workload: Workload,
     job: Timed,
+    /// The plan the facade's free functions must have installed while the
+    /// entry runs (the facade rows: the class's or the calibrated plan).
+    plan: Option<hq::Plan>,
 }
 
 /// The set of rows to time in one run.
@@ -61,7 +64,7 @@ fn choice_text() -> String {
         hq::Mode::Forced => "forced",
         hq::Mode::RunTime => "run-time",
     };
-    format!("{how}: {}", s.choice)
+    format!("{how}: {}", s.choice())
 }
 
 impl Bench {
@@ -79,6 +82,22 @@ impl Bench {
     /// Adds `lookup` after checking it against the oracle (panics on any
     /// disagreement: a wrong implementation is never timed).
     pub fn add<L: Lookup>(&mut self, name: &str, label: &str, kind: RowKind, lookup: L) {
+        self.add_on_plan(name, label, kind, lookup, None);
+    }
+
+    /// [`Bench::add`] for a row of the facade, run with `plan` installed
+    /// (checked and timed so: the runner installs it before each sample).
+    fn add_on_plan<L: Lookup>(
+        &mut self,
+        name: &str,
+        label: &str,
+        kind: RowKind,
+        lookup: L,
+        plan: Option<hq::Plan>,
+    ) {
+        if let Some(plan) = plan {
+            hq::set_plan(plan).expect("a plan hq chose or measured here");
+        }
         self.checked_cases += check_against_oracle(name, lookup, &self.data);
         let row = self.push_row(name, label, kind);
         for piece in Piece::ALL {
@@ -89,7 +108,7 @@ impl Bench {
                     _ => L::HAS_SINGLE,
                 };
                 if own {
-                    self.push(row, piece, workload, lookup);
+                    self.push(row, piece, workload, lookup, plan);
                 }
             }
         }
@@ -108,12 +127,20 @@ impl Bench {
         self.rows.len() - 1
     }
 
-    fn push<L: Lookup>(&mut self, row: usize, piece: Piece, workload: Workload, lookup: L) {
+    fn push<L: Lookup>(
+        &mut self,
+        row: usize,
+        piece: Piece,
+        workload: Workload,
+        lookup: L,
+        plan: Option<hq::Plan>,
+    ) {
         self.entries.push(Entry {
             row,
             piece,
             workload,
             job: Box::new(move |data| crate::run(lookup, workload, piece, data)),
+            plan,
         });
     }
 
@@ -175,19 +202,53 @@ impl Bench {
         }
     }
 
-    /// The facade's free functions.
+    /// The facade's free functions: on the build's choice, and on the plan
+    /// a calibration measures here (`hq::calibrate`, then each row's plan is
+    /// installed before each of its samples).
     pub fn add_facade(&mut self) {
+        let chosen = hq::active_plan();
         let label = format!("hq free functions ({})", choice_text());
-        self.add("hq", &label, RowKind::Facade, Facade);
-        let latency = hq::selection().latency;
+        self.add_on_plan("hq", &label, RowKind::Facade, Facade, Some(chosen));
+        let latency = hq::selection().latency();
         let label = format!("hq::latency free functions (rook / bishop / queen: {latency})");
-        self.add("hq-latency", &label, RowKind::Facade, LatencyFacade);
+        self.add_on_plan(
+            "hq-latency",
+            &label,
+            RowKind::Facade,
+            LatencyFacade,
+            Some(chosen),
+        );
+        match hq::calibrate() {
+            Ok(calibration) => {
+                let plan = calibration.plan;
+                println!(
+                    "hq-bench: calibrated in {:.2} ms: {plan}",
+                    calibration.elapsed.as_secs_f64() * 1e3
+                );
+                let label = format!("hq free functions after hq::calibrate() ({plan})");
+                self.add_on_plan("hq-calibrated", &label, RowKind::Facade, Facade, Some(plan));
+                let label = format!(
+                    "hq::latency free functions after hq::calibrate() ({})",
+                    plan.latency
+                );
+                self.add_on_plan(
+                    "hq-latency-calibrated",
+                    &label,
+                    RowKind::Facade,
+                    LatencyFacade,
+                    Some(plan),
+                );
+            }
+            Err(e) => self.skip("hq-calibrated", &format!("hq::calibrate failed: {e}")),
+        }
+        hq::set_plan(chosen).expect("the build's own choice");
     }
 
     /// A loop under `hq::with_active_backend`.
     pub fn add_job(&mut self) {
         let label = format!("loop under hq::with_active_backend ({})", choice_text());
-        self.add("hq-job", &label, RowKind::Job, Job);
+        let chosen = Some(hq::active_plan());
+        self.add_on_plan("hq-job", &label, RowKind::Job, Job, chosen);
     }
 
     /// The reference methods ([`crate::reference`]).
@@ -232,7 +293,7 @@ impl Bench {
             "cache-pressure buffer reads alone, no lookup",
             RowKind::Floor,
         );
-        self.push(row, Piece::Queen, Workload::Cache, ReadsOnly);
+        self.push(row, Piece::Queen, Workload::Cache, ReadsOnly, None);
     }
 
     /// Times every entry: in interleaved rounds when `HQ_BENCH_ROUNDS` is set
@@ -278,6 +339,9 @@ impl Bench {
             group.throughput(Throughput::Elements(
                 lookups_per_iteration(entry.workload) as u64
             ));
+            if let Some(plan) = entry.plan {
+                hq::set_plan(plan).expect("checked when added");
+            }
             group.bench_function(row, |b| b.iter(|| (entry.job)(black_box(data))));
             group.finish();
         }
@@ -312,7 +376,12 @@ impl Bench {
     /// `HQ_BENCH_OUT`.
     fn run_rounds(&self, rounds: Rounds) -> PositionCheck {
         let data = &self.data;
+        let installed = std::cell::Cell::new(None);
         let time = |entry: &Entry, iterations: u64| {
+            if let Some(plan) = entry.plan.filter(|&p| Some(p) != installed.get()) {
+                hq::set_plan(plan).expect("checked when added");
+                installed.set(Some(plan));
+            }
             let started = Instant::now();
             for _ in 0..iterations {
                 black_box((entry.job)(black_box(data)));
@@ -420,10 +489,10 @@ impl Bench {
             }
             .to_owned(),
             choice: ChoiceNames {
-                single: selection.choice.single.name().to_owned(),
-                batch: selection.choice.batch.name().to_owned(),
-                setwise: selection.choice.setwise.name().to_owned(),
-                setwise_loop: selection.choice.effective_setwise_loop(),
+                single: selection.choice().single.name().to_owned(),
+                batch: selection.choice().batch.name().to_owned(),
+                setwise: selection.choice().setwise.name().to_owned(),
+                setwise_loop: selection.choice().effective_setwise_loop(),
             },
             class: selection.class.name.to_owned(),
             inputs: INPUTS,

@@ -37,6 +37,7 @@
 //! (`CRITERION_HOME`); the figures are read back from its `sample.json` files.
 
 mod asm_check;
+mod calibration;
 mod chart;
 mod cpu;
 mod perft;
@@ -78,6 +79,9 @@ pub struct Args {
     /// Skip the perft stage.
     #[arg(long)]
     no_perft: bool,
+    /// Skip the calibration stage (`hq-info --calibrate` in 20 fresh processes).
+    #[arg(long)]
+    no_calibration: bool,
     /// Show criterion's own output.
     #[arg(long)]
     verbose: bool,
@@ -628,6 +632,11 @@ pub fn run(opts: &Args) -> Result<(), String> {
     } else {
         perft::run(&root, opts.quick)?
     };
+    let calibration = if opts.no_calibration {
+        None
+    } else {
+        Some(calibration::run(&root, opts.quick)?)
+    };
 
     let results = Results {
         schema: SCHEMA,
@@ -646,6 +655,7 @@ pub fn run(opts: &Args) -> Result<(), String> {
         figures,
         perft,
         perft_note,
+        calibration,
     };
     results.save(&out)?;
     report::write_single(&results, &out)?;
@@ -723,6 +733,7 @@ mod tests {
             figures: figures_of("runtime", &benches),
             perft: vec![],
             perft_note: None,
+            calibration: None,
         }
     }
 

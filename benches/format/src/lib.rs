@@ -225,6 +225,55 @@ pub struct Results {
     pub perft: Vec<PerftFigure>,
     /// Why perft figures are missing, when they are.
     pub perft_note: Option<String>,
+    /// `hq::calibrate` over separate process starts (absent in runs made
+    /// before it existed, or with `--no-calibration`).
+    #[serde(default)]
+    pub calibration: Option<CalibrationStarts>,
+}
+
+/// `hq-info --calibrate` run in fresh processes: how long each calibration
+/// took and which plan it chose.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CalibrationStarts {
+    /// Each start's calibration time, milliseconds.
+    pub milliseconds: Vec<f64>,
+    /// Each start's chosen plan (`hq::Plan`'s text form).
+    pub plans: Vec<String>,
+}
+
+impl CalibrationStarts {
+    /// The plan most starts chose, and how many chose it.
+    pub fn most_common(&self) -> Option<(&str, usize)> {
+        self.plans
+            .iter()
+            .map(|p| (p.as_str(), self.plans.iter().filter(|q| *q == p).count()))
+            .max_by_key(|&(_, n)| n)
+    }
+
+    /// The slowest start's calibration time, milliseconds.
+    pub fn max_milliseconds(&self) -> f64 {
+        self.milliseconds.iter().copied().fold(0.0, f64::max)
+    }
+
+    /// The median start's calibration time, milliseconds.
+    pub fn median_milliseconds(&self) -> f64 {
+        let mut v = self.milliseconds.clone();
+        v.sort_by(f64::total_cmp);
+        v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+    }
+
+    /// One sentence for people.
+    pub fn summary(&self) -> String {
+        let (plan, same) = self.most_common().unwrap_or(("-", 0));
+        format!(
+            "`hq::calibrate` in {} fresh processes (`hq-info --calibrate`): median {:.2} ms, \
+             slowest {:.2} ms; {same} of {} chose the same plan: `{plan}`",
+            self.plans.len(),
+            self.median_milliseconds(),
+            self.max_milliseconds(),
+            self.plans.len()
+        )
+    }
 }
 
 /// The committed full runs under `results_dir` (`benches/results`), one per

@@ -23,6 +23,11 @@ struct Args {
     /// Also print the class's evidence, the CPU's features and every backend.
     #[arg(long, short)]
     verbose: bool,
+    /// Measure the choice on this CPU (`hq::calibrate`, at most about 5 ms)
+    /// and print it beside the class's, with every candidate's figure, and
+    /// as an `HQ_CHOICE` value that installs it without measuring again.
+    #[arg(long)]
+    calibrate: bool,
 }
 
 /// Random queen lookups per backend in the self-check.
@@ -90,20 +95,22 @@ fn main() {
         id.model,
     );
     // The choice, one line per entry point.
-    let c = selection.choice;
-    println!("single lookups: {}", c.single);
-    println!("batches:        {}", c.batch);
-    if c.loops_setwise() {
+    let p = selection.plan;
+    println!("single lookups: {}", p.single.compact());
+    println!("batches:        {}", p.batch.compact());
+    if selection.choice().loops_setwise() {
         println!(
             "set-wise:       {} ({} up to {} sliders)",
-            c.setwise, c.single, c.setwise_loop
+            p.setwise.compact(),
+            p.single.compact(),
+            p.setwise_loop.compact()
         );
     } else {
-        println!("set-wise:       {}", c.setwise);
+        println!("set-wise:       {}", p.setwise.compact());
     }
     println!(
         "latency:        {} (hq::latency: rook / bishop / queen)",
-        selection.latency
+        p.latency
     );
     println!("why:            {}", selection.reason());
     for note in &selection.notes {
@@ -124,6 +131,9 @@ fn main() {
         "inferred, not measured on a CPU of the class (--verbose says from what)".to_owned()
     };
     println!("evidence:       {evidence}");
+    if args.calibrate {
+        calibrate();
+    }
     let failed = self_check(&args);
     if args.verbose {
         verbose(class);
@@ -134,6 +144,34 @@ fn main() {
         eprintln!("hq-info: a backend disagrees with the oracle: {e}");
         std::process::exit(1);
     }
+}
+
+/// Calibrates, and prints the figures and the plan.
+fn calibrate() {
+    let calibration = hq::calibrate().unwrap_or_else(|e| {
+        eprintln!("hq-info: error: calibration failed: {e}");
+        std::process::exit(2);
+    });
+    println!(
+        "\ncalibrated:     {} rounds in {:.2} ms; per entry point and piece, \
+         measured here | the class's choice (ns per lookup, per call for set-wise):",
+        calibration.rounds,
+        calibration.elapsed.as_secs_f64() * 1e3
+    );
+    for line in calibration.to_string().lines().skip(1) {
+        if let Some(plan) = line.strip_prefix("plan: ") {
+            let changed = if calibration.plan == calibration.base {
+                "the class's choice, confirmed".to_owned()
+            } else {
+                format!("differs from the class's ({})", calibration.base)
+            };
+            println!("measured plan:  {changed}");
+            println!("HQ_CHOICE={plan}");
+        } else {
+            println!("    {line}");
+        }
+    }
+    println!();
 }
 
 /// Runs the self-check of every backend this CPU runs (one summary line,

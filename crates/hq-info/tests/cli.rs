@@ -145,3 +145,97 @@ fn a_bad_hq_backend_is_a_clear_error_not_a_silent_fallback() {
         assert!(stderr.contains(&missing), "{stderr}\nexpected: {missing}");
     }
 }
+
+/// `hq-info` with extra environment variables (and no `HQ_BACKEND`).
+fn hq_info_env(env: &[(&str, &str)], args: &[&str]) -> (i32, String, String) {
+    let mut cmd = command();
+    cmd.args(args).arg("--no-check").env_remove(hq::ENV_VAR);
+    for var in [hq::PLAN_VAR, hq::CALIBRATE_VAR] {
+        cmd.env_remove(var);
+    }
+    cmd.envs(env.iter().copied());
+    let out = cmd.output().expect("hq-info runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn hq_choice_overrides_per_piece_and_hq_calibrate_measures_at_first_use() {
+    // Two backends every x86-64, aarch64 and wasm32 build dispatches.
+    let runs: Vec<Backend> = Backend::supported().filter(|b| b.is_dispatched()).collect();
+    let (a, b) = (runs[0], runs[runs.len() - 1]);
+    let text = format!("batch.rook={a},batch.bishop={b}");
+    let (code, stdout, stderr) = hq_info_env(&[(hq::PLAN_VAR, &text)], &[]);
+    assert_eq!(code, 0, "{stderr}");
+    let batches = line(&stdout, "batches");
+    let wanted = if a == b {
+        a.to_string()
+    } else {
+        format!("{a} (rook) / {b} (bishop)")
+    };
+    assert!(batches.starts_with(&wanted), "{text}: {batches}");
+    assert!(line(&stdout, "why").contains("HQ_CHOICE"), "{stdout}");
+    println!("HQ_CHOICE={text}: batches: {batches}");
+
+    // A calibration at the first call, then HQ_CHOICE over it.
+    let (code, stdout, stderr) = hq_info_env(&[(hq::CALIBRATE_VAR, "1")], &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(line(&stdout, "why").starts_with("calibrated"), "{stdout}");
+    let (code, stdout, stderr) = hq_info_env(
+        &[
+            (hq::CALIBRATE_VAR, "1"),
+            (hq::PLAN_VAR, &format!("latency={}", runs[0])),
+        ],
+        &[],
+    );
+    if hq::latency::serves(runs[0]) {
+        assert_eq!(code, 0, "{stderr}");
+        assert!(line(&stdout, "latency").starts_with(&format!("{0} / {0} / {0}", runs[0])));
+    }
+
+    // Bad values are errors naming the variable, never a silent fallback.
+    for (var, value, says) in [
+        (
+            hq::PLAN_VAR,
+            "batch.rook=turbo",
+            "unknown backend \"turbo\"",
+        ),
+        (
+            hq::PLAN_VAR,
+            "batch.king=classic",
+            "the pieces are rook, bishop and queen",
+        ),
+        (hq::CALIBRATE_VAR, "yes", "expected 1"),
+    ] {
+        let (code, _, stderr) = hq_info_env(&[(var, value)], &[]);
+        assert_eq!(code, 2, "{var}={value}: {stderr}");
+        assert!(
+            stderr.contains(var) && stderr.contains(says),
+            "{var}={value}: {stderr}"
+        );
+        println!("{var}={value}: {}", stderr.trim());
+    }
+}
+
+#[test]
+fn calibrate_prints_the_measured_plan_that_hq_choice_reads_back() {
+    let (code, stdout, stderr) = hq_info_env(&[], &["--calibrate"]);
+    assert_eq!(code, 0, "{stderr}");
+    let plan = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("HQ_CHOICE="))
+        .unwrap_or_else(|| panic!("no HQ_CHOICE line:\n{stdout}"));
+    let parsed: hq::Plan = plan.parse().expect("the printed plan parses");
+    // Installed through the variable, it is the plan in force.
+    let (code, again, stderr) = hq_info_env(&[(hq::PLAN_VAR, plan)], &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        line(&again, "single lookups"),
+        parsed.single.compact().to_string()
+    );
+    assert_eq!(line(&again, "batches"), parsed.batch.compact().to_string());
+    println!("hq-info --calibrate: HQ_CHOICE={plan}");
+}

@@ -2,7 +2,7 @@
 //! backend, inlined, with batches and set-wise calls routed to it or to the
 //! free functions.
 
-use crate::choice::Choice;
+use crate::choice::Plan;
 use crate::{Backend, WithBackend};
 use hq_core::{Bitboard, Line, SliderAttacks, Square};
 
@@ -66,26 +66,30 @@ pub(crate) struct Active<S> {
 }
 
 impl<S: SliderAttacks> Active<S> {
-    /// The token for `choice`, whose single backend is `S`.
+    /// The token for `plan`, whose queen's single backend is `S` (a job's
+    /// single lookups of every piece run on it, inlined; batches and
+    /// set-wise calls inline only where `S` serves every piece).
     ///
     /// # Safety
     ///
-    /// The CPU must support `S` (the installed choice's backends were checked).
-    unsafe fn for_choice(choice: Choice) -> Self {
-        let own = |b: Backend| b.name() == S::NAME;
+    /// The CPU must support `S` (the installed plan's backends were checked).
+    unsafe fn for_plan(plan: Plan) -> Self {
+        let own = |b: Option<Backend>| b.is_some_and(|b| b.name() == S::NAME);
+        let choice = plan.choice();
         Active {
             // SAFETY: the caller guarantees the CPU supports `S`.
             single: unsafe { S::new_unchecked() },
-            batch: if own(choice.batch) {
+            batch: if own(plan.batch.uniform()) {
                 Route::Inline
             } else {
                 Route::Table
             },
-            setwise: if own(choice.setwise) {
+            setwise: if own(plan.setwise.uniform()) {
                 Route::Inline
             } else if choice.loops_setwise()
                 && choice.setwise_loop == PAIR_THEN_TABLE
-                && own(choice.single)
+                && own(plan.single.uniform())
+                && plan.setwise.uniform().is_some()
             {
                 Route::PairThenTable
             } else {
@@ -224,34 +228,34 @@ impl SliderAttacks for Dynamic {
     );
 }
 
-/// Runs `job` for the installed `choice`: with [`Active`] over the chosen
-/// single backend where that backend is one some CPU class of this target
+/// Runs `job` for the installed `plan`: with [`Active`] over the chosen
+/// (queen's) single backend where that backend is one some CPU class of this target
 /// chooses for single lookups, or one this build forces; with [`Dynamic`]
 /// otherwise. These are the only instantiations of a job: on x86-64 `pext`,
 /// `avx2`, `ssse3` and `Dynamic` (plus forced backends); on AArch64 `neon`
 /// and `Dynamic`; on wasm32 `simd128` and `Dynamic`.
 #[cfg(feature = "std")]
-pub(crate) fn run_active<W: WithBackend>(choice: Choice, job: W) -> W::Output {
+pub(crate) fn run_active<W: WithBackend>(plan: Plan, job: W) -> W::Output {
     use Backend::*;
     cfg_if::cfg_if! {
         if #[cfg(target_arch = "x86_64")] {
-            match choice.single {
-                Pext => return run_with_active::<hq_pext::Pext, W>(choice, job),
-                Avx2 => return run_with_active::<hq_simd::Avx2, W>(choice, job),
-                Ssse3 => return run_with_active::<hq_simd::Ssse3, W>(choice, job),
+            match plan.single.queen {
+                Pext => return run_with_active::<hq_pext::Pext, W>(plan, job),
+                Avx2 => return run_with_active::<hq_simd::Avx2, W>(plan, job),
+                Ssse3 => return run_with_active::<hq_simd::Ssse3, W>(plan, job),
                 _ => {}
             }
         } else if #[cfg(target_arch = "aarch64")] {
-            if choice.single == Neon {
-                return run_with_active::<hq_simd::Neon, W>(choice, job);
+            if plan.single.queen == Neon {
+                return run_with_active::<hq_simd::Neon, W>(plan, job);
             }
         } else if #[cfg(target_arch = "wasm32")] {
-            if choice.single == Simd128 {
-                return run_with_active::<hq_simd::Simd128, W>(choice, job);
+            if plan.single.queen == Simd128 {
+                return run_with_active::<hq_simd::Simd128, W>(plan, job);
             }
         }
     }
-    match crate::registry::run_forced_active(choice, job) {
+    match crate::registry::run_forced_active(plan, job) {
         Ok(out) => out,
         Err(job) => Dynamic(()).run_compiled(
             #[inline(always)]
@@ -262,19 +266,16 @@ pub(crate) fn run_active<W: WithBackend>(choice: Choice, job: W) -> W::Output {
 
 /// Runs `job` for the compile-time choice of a build without `std`.
 #[cfg(not(feature = "std"))]
-pub(crate) fn run_active<W: WithBackend>(_choice: Choice, job: W) -> W::Output {
+pub(crate) fn run_active<W: WithBackend>(_plan: Plan, job: W) -> W::Output {
     crate::registry::run_fixed_active(job)
 }
 
-/// Runs `job` with [`Active`] over `S` for `choice`.
+/// Runs `job` with [`Active`] over `S` for `plan`.
 #[inline(always)]
-pub(crate) fn run_with_active<S: SliderAttacks, W: WithBackend>(
-    choice: Choice,
-    job: W,
-) -> W::Output {
+pub(crate) fn run_with_active<S: SliderAttacks, W: WithBackend>(plan: Plan, job: W) -> W::Output {
     // SAFETY: the installed choice's backends were checked (`install`), or
     // (without `std`) are enabled at compile time (`crate::fixed`).
-    let token = unsafe { Active::<S>::for_choice(choice) };
+    let token = unsafe { Active::<S>::for_plan(plan) };
     token.run_compiled(
         #[inline(always)]
         |t| job.run(t),

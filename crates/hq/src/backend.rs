@@ -47,6 +47,7 @@ impl Backend {
             Err(std::env::VarError::NotUnicode(raw)) => {
                 let value = raw.to_string_lossy().into_owned();
                 Err(BackendError::Environment {
+                    variable: ENV_VAR,
                     cause: Box::new(BackendError::UnknownName(value.clone())),
                     value,
                 })
@@ -59,6 +60,7 @@ impl Backend {
                 .and_then(Backend::check_dispatched)
                 .map(Some)
                 .map_err(|e| BackendError::Environment {
+                    variable: ENV_VAR,
                     value: name,
                     cause: Box::new(e),
                 }),
@@ -102,9 +104,12 @@ impl core::str::FromStr for Backend {
 #[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum BackendError {
-    /// `HQ_BACKEND` holds a value that cannot be used.
+    /// `HQ_BACKEND`, `HQ_CHOICE` or `HQ_CALIBRATE` holds a value that
+    /// cannot be used.
     #[cfg(feature = "std")]
     Environment {
+        /// The variable's name.
+        variable: &'static str,
         /// The variable's value.
         value: String,
         /// What is wrong with it.
@@ -113,6 +118,17 @@ pub enum BackendError {
     /// No backend has this name.
     #[cfg(feature = "std")]
     UnknownName(String),
+    /// A setting's value is not one it takes (the sentence says which).
+    #[cfg(feature = "std")]
+    Invalid(String),
+    /// A [`crate::Plan`]'s text form has an item that cannot be read.
+    #[cfg(feature = "std")]
+    BadPlan {
+        /// The item (or the whole text, if something is missing).
+        item: String,
+        /// What is wrong with it.
+        why: String,
+    },
     /// The CPU lacks features the backend needs (or the backend is for
     /// another architecture).
     Unsupported(MissingFeatures),
@@ -141,11 +157,21 @@ impl fmt::Display for BackendError {
         let list = |filter: fn(Backend) -> bool| Names(filter);
         match self {
             #[cfg(feature = "std")]
-            BackendError::Environment { value, cause } => {
+            BackendError::Environment {
+                variable,
+                value,
+                cause,
+            } => {
                 write!(
                     f,
-                    "environment variable {ENV_VAR}={value:?} is invalid: {cause}"
+                    "environment variable {variable}={value:?} is invalid: {cause}"
                 )
+            }
+            #[cfg(feature = "std")]
+            BackendError::Invalid(why) => f.write_str(why),
+            #[cfg(feature = "std")]
+            BackendError::BadPlan { item, why } => {
+                write!(f, "cannot read the plan item {item:?}: {why}")
             }
             #[cfg(feature = "std")]
             BackendError::UnknownName(name) => write!(

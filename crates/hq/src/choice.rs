@@ -70,34 +70,356 @@ impl core::fmt::Display for Choice {
     }
 }
 
-/// The backend of each piece for [`crate::latency`]: lookups in a
-/// dependency chain, where a short path from occupancy to attacks matters
-/// more than throughput.
+/// A piece with slider moves: what a [`Pieces`] choice is indexed by.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Latency {
-    /// `latency::rook_attacks`.
-    pub rook: Backend,
-    /// `latency::bishop_attacks`.
-    pub bishop: Backend,
-    /// `latency::queen_attacks` (and `latency::line_attacks`).
-    pub queen: Backend,
+pub enum Slider {
+    /// Rank and file moves.
+    Rook,
+    /// Diagonal moves.
+    Bishop,
+    /// Both (and `line_attacks`, which follows the queen's backend).
+    Queen,
 }
 
-impl Latency {
-    /// The same backend for every piece.
-    pub const fn all(backend: Backend) -> Latency {
-        Latency {
-            rook: backend,
-            bishop: backend,
-            queen: backend,
+impl Slider {
+    /// Rook, bishop, queen.
+    pub const ALL: [Slider; 3] = [Slider::Rook, Slider::Bishop, Slider::Queen];
+
+    /// `rook`, `bishop` or `queen` (as in [`Plan`]'s text form).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Slider::Rook => "rook",
+            Slider::Bishop => "bishop",
+            Slider::Queen => "queen",
         }
     }
 }
 
-impl core::fmt::Display for Latency {
+/// One value per slider piece: the backend of one entry point (single
+/// lookups, batches, set-wise calls or [`crate::latency`]) in a [`Plan`],
+/// or its set-wise loop.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Pieces<T = Backend> {
+    /// Rook attacks.
+    pub rook: T,
+    /// Bishop attacks.
+    pub bishop: T,
+    /// Queen attacks (and line attacks).
+    pub queen: T,
+}
+
+/// The backend of each piece for [`crate::latency`]: lookups in a
+/// dependency chain, where a short path from occupancy to attacks matters
+/// more than throughput.
+pub type Latency = Pieces;
+
+impl<T: Copy + PartialEq> Pieces<T> {
+    /// The same value for every piece.
+    pub const fn all(value: T) -> Pieces<T> {
+        Pieces {
+            rook: value,
+            bishop: value,
+            queen: value,
+        }
+    }
+
+    /// The value of `slider`.
+    pub const fn get(&self, slider: Slider) -> T {
+        match slider {
+            Slider::Rook => self.rook,
+            Slider::Bishop => self.bishop,
+            Slider::Queen => self.queen,
+        }
+    }
+
+    /// Sets the value of `slider`.
+    pub fn set(&mut self, slider: Slider, value: T) {
+        match slider {
+            Slider::Rook => self.rook = value,
+            Slider::Bishop => self.bishop = value,
+            Slider::Queen => self.queen = value,
+        }
+    }
+
+    /// The one value of every piece, if they agree.
+    pub fn uniform(&self) -> Option<T> {
+        (self.rook == self.bishop && self.bishop == self.queen).then_some(self.rook)
+    }
+
+    /// Each piece's value through `f`.
+    pub fn map<U>(self, mut f: impl FnMut(Slider, T) -> U) -> Pieces<U> {
+        Pieces {
+            rook: f(Slider::Rook, self.rook),
+            bishop: f(Slider::Bishop, self.bishop),
+            queen: f(Slider::Queen, self.queen),
+        }
+    }
+}
+
+impl<T: Copy + PartialEq + core::fmt::Display> Pieces<T> {
+    /// One value where the pieces agree (`pext`), else each with its piece
+    /// (`pext (rook) / avx512 (bishop) / pext (queen)`).
+    pub fn compact(&self) -> impl core::fmt::Display + '_ {
+        struct Compact<'a, T>(&'a Pieces<T>);
+        impl<T: Copy + PartialEq + core::fmt::Display> core::fmt::Display for Compact<'_, T> {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                let p = self.0;
+                match p.uniform() {
+                    Some(v) => write!(f, "{v}"),
+                    None => write!(
+                        f,
+                        "{} (rook) / {} (bishop) / {} (queen)",
+                        p.rook, p.bishop, p.queen
+                    ),
+                }
+            }
+        }
+        Compact(self)
+    }
+}
+
+impl<T: core::fmt::Display> core::fmt::Display for Pieces<T> {
     /// `rook / bishop / queen`.
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(f, "{} / {} / {}", self.rook, self.bishop, self.queen)
+    }
+}
+
+/// The backend of each entry point *and* piece: what the free functions
+/// run. A class's [`Choice`] and [`Latency`] make a plan with the same
+/// backend for every piece ([`Plan::of_class`]); a calibration
+/// (`hq::calibrate`) or `HQ_CHOICE` may pick per piece.
+///
+/// Its text form lists `group=backend` items (group `single`, `batch`,
+/// `setwise`, `latency`), a group whose pieces differ as
+/// `group.rook=…,group.bishop=…,group.queen=…`, and `setwise.loop=N`:
+///
+/// ```
+/// use hq::{Backend, Plan};
+///
+/// let plan = Plan::all(Backend::ScalarRankTable);
+/// let text = plan.to_string();
+/// assert_eq!(
+///     text,
+///     "single=scalar-rank-table,batch=scalar-rank-table,setwise=scalar-rank-table,\
+///      setwise.loop=0,latency=scalar-rank-table"
+/// );
+/// # #[cfg(feature = "std")]
+/// assert_eq!(text.parse::<Plan>().unwrap(), plan);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Plan {
+    /// `rook_attacks`, `bishop_attacks`, `queen_attacks` (and `line_attacks`,
+    /// on the queen's backend).
+    pub single: Pieces,
+    /// `*_attacks_batch`.
+    pub batch: Pieces,
+    /// `*_attacks_setwise`.
+    pub setwise: Pieces,
+    /// Set-wise calls of a piece with at most this many sliders loop over
+    /// the piece's `single` backend (0: never), where that differs from its
+    /// set-wise backend and the free functions have the combination (see
+    /// [`Choice::setwise_loop`]).
+    pub setwise_loop: Pieces<u32>,
+    /// [`crate::latency`].
+    pub latency: Pieces,
+}
+
+impl Plan {
+    /// The same backend everywhere.
+    pub const fn all(backend: Backend) -> Plan {
+        Plan::of_class(Choice::all(backend), Pieces::all(backend))
+    }
+
+    /// The plan of a class's choice and latency choice.
+    pub const fn of_class(choice: Choice, latency: Latency) -> Plan {
+        Plan {
+            single: Pieces::all(choice.single),
+            batch: Pieces::all(choice.batch),
+            setwise: Pieces::all(choice.setwise),
+            setwise_loop: Pieces::all(choice.setwise_loop),
+            latency,
+        }
+    }
+
+    /// The queen's backend of each entry point (the per-entry-point summary,
+    /// and what jobs of [`crate::with_active_backend`] are compiled for).
+    pub const fn choice(&self) -> Choice {
+        Choice {
+            single: self.single.queen,
+            batch: self.batch.queen,
+            setwise: self.setwise.queen,
+            setwise_loop: self.setwise_loop.queen,
+        }
+    }
+
+    /// The groups by their text names.
+    const fn groups(&self) -> [(&'static str, Pieces); 4] {
+        [
+            ("single", self.single),
+            ("batch", self.batch),
+            ("setwise", self.setwise),
+            ("latency", self.latency),
+        ]
+    }
+
+    /// Every backend the plan names.
+    pub fn backends(&self) -> impl Iterator<Item = Backend> + '_ {
+        self.groups()
+            .into_iter()
+            .flat_map(|(_, p)| [p.rook, p.bishop, p.queen])
+    }
+}
+
+impl core::fmt::Display for Plan {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        for (i, (group, pieces)) in self.groups().into_iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            match pieces.uniform() {
+                Some(b) => write!(f, "{group}={b}")?,
+                None => write!(
+                    f,
+                    "{group}.rook={},{group}.bishop={},{group}.queen={}",
+                    pieces.rook, pieces.bishop, pieces.queen
+                )?,
+            }
+            if group == "setwise" {
+                let l = self.setwise_loop;
+                match l.uniform() {
+                    Some(n) => write!(f, ",setwise.loop={n}")?,
+                    None => write!(
+                        f,
+                        ",setwise.loop.rook={},setwise.loop.bishop={},setwise.loop.queen={}",
+                        l.rook, l.bishop, l.queen
+                    )?,
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(feature = "std")]
+impl Plan {
+    /// Applies the items of `text` (the [`Plan`] text form, any subset of
+    /// it, in any order; spaces around items are ignored) over this plan.
+    pub fn apply(&mut self, text: &str) -> Result<(), crate::BackendError> {
+        self.apply_tracked(text, &mut [[false; 3]; 4], &mut [false; 3])
+    }
+
+    /// [`Plan::apply`], marking in `seen` each (group, piece) set and in
+    /// `loop_seen` whether `setwise.loop` was.
+    fn apply_tracked(
+        &mut self,
+        text: &str,
+        seen: &mut [[bool; 3]; 4],
+        loop_seen: &mut [bool; 3],
+    ) -> Result<(), crate::BackendError> {
+        use std::string::ToString;
+        let bad = |item: &str, why: &str| crate::BackendError::BadPlan {
+            item: item.to_string(),
+            why: why.to_string(),
+        };
+        for item in text.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+            let (key, value) = item
+                .split_once('=')
+                .ok_or_else(|| bad(item, "expected key=value"))?;
+            let (group, piece) = match key.trim().split_once('.') {
+                Some((g, p)) => (g.trim(), Some(p.trim())),
+                None => (key.trim(), None),
+            };
+            let value = value.trim();
+            let slider = |name: &str| {
+                Slider::ALL
+                    .into_iter()
+                    .enumerate()
+                    .find(|(_, s)| s.name() == name)
+                    .ok_or_else(|| bad(item, "the pieces are rook, bishop and queen"))
+            };
+            if let (Some(rest), "setwise") = (piece.and_then(|p| p.strip_prefix("loop")), group) {
+                let count: u32 = value
+                    .parse()
+                    .map_err(|_| bad(item, "setwise.loop takes a slider count (0: never)"))?;
+                match rest.strip_prefix('.') {
+                    None if rest.is_empty() => {
+                        self.setwise_loop = Pieces::all(count);
+                        *loop_seen = [true; 3];
+                    }
+                    Some(name) => {
+                        let (i, s) = slider(name.trim())?;
+                        self.setwise_loop.set(s, count);
+                        loop_seen[i] = true;
+                    }
+                    None => return Err(bad(item, "expected setwise.loop or setwise.loop.<piece>")),
+                }
+                continue;
+            }
+            let (index, pieces) = match group {
+                "single" => (0, &mut self.single),
+                "batch" => (1, &mut self.batch),
+                "setwise" => (2, &mut self.setwise),
+                "latency" => (3, &mut self.latency),
+                _ => {
+                    return Err(bad(
+                        item,
+                        "the groups are single, batch, setwise and latency",
+                    ));
+                }
+            };
+            let backend = Backend::from_name(value).map_err(|e| bad(item, &e.to_string()))?;
+            match piece {
+                None => {
+                    *pieces = Pieces::all(backend);
+                    seen[index] = [true; 3];
+                }
+                Some(p) => {
+                    let (i, slider) = slider(p)?;
+                    pieces.set(slider, backend);
+                    seen[index][i] = true;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Parses the whole text form: every group and piece, and `setwise.loop`,
+/// must be given ([`Plan::apply`] takes a subset over another plan).
+#[cfg(feature = "std")]
+impl core::str::FromStr for Plan {
+    type Err = crate::BackendError;
+    fn from_str(text: &str) -> Result<Plan, crate::BackendError> {
+        let mut plan = Plan::all(Backend::Classic);
+        let (mut seen, mut loop_seen) = ([[false; 3]; 4], [false; 3]);
+        plan.apply_tracked(text, &mut seen, &mut loop_seen)?;
+        let missing = plan
+            .groups()
+            .into_iter()
+            .zip(seen)
+            .flat_map(|((group, _), seen)| {
+                Slider::ALL
+                    .into_iter()
+                    .zip(seen)
+                    .filter(|(_, s)| !s)
+                    .map(move |(slider, _)| std::format!("{group}.{}", slider.name()))
+            })
+            .chain(
+                Slider::ALL
+                    .into_iter()
+                    .zip(loop_seen)
+                    .filter(|(_, s)| !s)
+                    .map(|(slider, _)| std::format!("setwise.loop.{}", slider.name())),
+            )
+            .collect::<std::vec::Vec<_>>();
+        if !missing.is_empty() {
+            return Err(crate::BackendError::BadPlan {
+                item: text.into(),
+                why: std::format!("it does not give {}", missing.join(", ")),
+            });
+        }
+        Ok(plan)
     }
 }
 

@@ -15,7 +15,7 @@
 //! is only ever installed for a backend [`Backend::check_supported`] accepted.
 
 use crate::active::looping;
-use crate::choice::{self, Choice, ClassChoice, Latency};
+use crate::choice::{self, Choice, ClassChoice, Latency, Pieces, Plan, Slider};
 use crate::registry::FORCED;
 use crate::{Backend, BackendError, Group, WithBackend, registry};
 use core::fmt;
@@ -47,6 +47,12 @@ pub enum Source {
     Environment,
     /// [`crate::set_backend`] installed it.
     SetBackend,
+    /// A calibration measured it on this CPU ([`crate::calibrate`], or
+    /// `HQ_CALIBRATE=1` at first use).
+    Calibration,
+    /// `HQ_CHOICE` gave it (over the class's, `HQ_BACKEND`'s or the
+    /// calibrated plan).
+    PlanVariable,
 }
 
 /// The choice in force, and why: what [`crate::selection`] explains.
@@ -54,10 +60,8 @@ pub enum Source {
 pub struct Selection {
     /// Run-time dispatch or forced.
     pub mode: Mode,
-    /// The backend of each entry point.
-    pub choice: Choice,
-    /// The backend of each piece of [`crate::latency`].
-    pub latency: Latency,
+    /// The backend of each entry point and piece (and of [`crate::latency`]).
+    pub plan: Plan,
     /// The class this CPU belongs to, and what the class would choose.
     pub class: &'static ClassChoice,
     /// What decided.
@@ -67,6 +71,16 @@ pub struct Selection {
 }
 
 impl Selection {
+    /// The queen's backend of each entry point ([`Plan::choice`]).
+    pub fn choice(&self) -> Choice {
+        self.plan.choice()
+    }
+
+    /// The backend of each piece of [`crate::latency`].
+    pub fn latency(&self) -> Latency {
+        self.plan.latency
+    }
+
     /// What decided, in one sentence (the last line of the `Display` form,
     /// before any notes).
     pub fn reason(&self) -> impl fmt::Display + '_ {
@@ -95,6 +109,12 @@ impl fmt::Display for Reason<'_> {
                 write!(f, "run-time dispatch overridden by {}", crate::ENV_VAR)
             }
             (Mode::RunTime, Source::SetBackend) => write!(f, "set by hq::set_backend"),
+            (Mode::RunTime, Source::Calibration) => {
+                write!(f, "calibrated: measured on this CPU at run time")
+            }
+            (Mode::RunTime, Source::PlanVariable) => {
+                write!(f, "run-time dispatch overridden by {PLAN_VAR}")
+            }
         }
     }
 }
@@ -103,16 +123,23 @@ impl fmt::Display for Reason<'_> {
 /// evidence is [`ClassChoice::evidence`]), and what decided; then any notes.
 impl fmt::Display for Selection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let c = self.choice;
+        let p = &self.plan;
         write!(
             f,
             "single lookups: {}, batches: {}, set-wise: {}",
-            c.single, c.batch, c.setwise
+            p.single.compact(),
+            p.batch.compact(),
+            p.setwise.compact()
         )?;
-        if c.loops_setwise() {
-            write!(f, " ({} up to {} sliders)", c.single, c.setwise_loop)?;
+        if p.choice().loops_setwise() {
+            write!(
+                f,
+                " ({} up to {} sliders)",
+                p.single.compact(),
+                p.setwise_loop.queen
+            )?;
         }
-        write!(f, "; latency (rook / bishop / queen): {}", self.latency)?;
+        write!(f, "; latency (rook / bishop / queen): {}", p.latency)?;
         writeln!(
             f,
             "\nCPU class: {} ({}); its choice: {}",
@@ -126,33 +153,137 @@ impl fmt::Display for Selection {
     }
 }
 
+/// The environment variable that gives a [`Plan`] in its text form, applied
+/// over the class's (or `HQ_BACKEND`'s, or a calibration's) plan: say
+/// `HQ_CHOICE=batch.rook=avx512`, or a whole plan `hq-info --calibrate`
+/// printed.
+pub const PLAN_VAR: &str = "HQ_CHOICE";
+
+/// The environment variable that asks for a calibration at first use
+/// (`1`; `0` or unset: the class's choice).
+pub const CALIBRATE_VAR: &str = "HQ_CALIBRATE";
+
+/// `HQ_CHOICE`'s value, if set and not empty.
+fn plan_from_env() -> Result<Option<String>, BackendError> {
+    match std::env::var(PLAN_VAR) {
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(raw)) => Err(BackendError::Environment {
+            variable: PLAN_VAR,
+            value: raw.to_string_lossy().into_owned(),
+            cause: std::boxed::Box::new(BackendError::BadPlan {
+                item: raw.to_string_lossy().into_owned(),
+                why: "not UTF-8".into(),
+            }),
+        }),
+        Ok(text) if text.trim().is_empty() => Ok(None),
+        Ok(text) => Ok(Some(text)),
+    }
+}
+
+/// Whether `HQ_CALIBRATE` asks for a calibration.
+fn calibrate_from_env() -> Result<bool, BackendError> {
+    match std::env::var(CALIBRATE_VAR) {
+        Err(std::env::VarError::NotPresent) => Ok(false),
+        Ok(v) if matches!(v.trim(), "" | "0") => Ok(false),
+        Ok(v) if v.trim() == "1" => Ok(true),
+        other => {
+            let value = match other {
+                Ok(v) => v,
+                Err(e) => std::format!("{e}"),
+            };
+            Err(BackendError::Environment {
+                variable: CALIBRATE_VAR,
+                cause: std::boxed::Box::new(BackendError::Invalid(
+                    "expected 1 (calibrate at first use) or 0 (the class's choice)".into(),
+                )),
+                value,
+            })
+        }
+    }
+}
+
+/// `Ok` if every backend of `plan` may serve here: this CPU runs it and
+/// the free functions dispatch to it (in a forced build: it is forced).
+pub(crate) fn check_plan(plan: &Plan) -> Result<(), BackendError> {
+    for b in plan.backends() {
+        b.check_supported()?;
+        if FORCED && !b.is_forced() {
+            return Err(BackendError::NotForced { requested: b });
+        }
+    }
+    for pieces in [plan.single, plan.batch, plan.setwise] {
+        for slider in Slider::ALL {
+            pieces.get(slider).check_dispatched()?;
+        }
+    }
+    for slider in Slider::ALL {
+        let b = plan.latency.get(slider);
+        if !crate::latency::serves(b) {
+            return Err(BackendError::BadPlan {
+                item: std::format!("latency.{}={b}", slider.name()),
+                why: std::format!(
+                    "the latency functions run {}",
+                    crate::latency::SERVED.map(Backend::name).join(", ")
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// The selection, once decided (cold paths only).
 static SELECTION: Mutex<Option<Selection>> = Mutex::new(None);
 
-/// Decides the selection for this CPU and build (no side effect).
+/// Decides the selection for this CPU and build (no side effect but a
+/// calibration's timing, if `HQ_CALIBRATE=1`): the class's plan (or
+/// `HQ_BACKEND`'s), then a calibration if asked for, then `HQ_CHOICE`'s
+/// items over it.
 pub(crate) fn decide() -> Result<Selection, BackendError> {
-    let class = choice::this_cpu();
-    let from_env = Backend::from_env();
-    if !FORCED {
-        return Ok(match from_env? {
-            Some(backend) => Selection {
-                mode: Mode::RunTime,
-                choice: Choice::all(backend),
-                latency: Latency::all(backend),
-                class,
-                source: Source::Environment,
-                notes: Vec::new(),
-            },
-            None => Selection {
-                mode: Mode::RunTime,
-                choice: class.choice,
-                latency: class_latency(class),
-                class,
-                source: Source::Class,
-                notes: Vec::new(),
-            },
-        });
+    let (mode, mut plan, mut source, notes) = if FORCED {
+        let (plan, source, notes) = forced_plan()?;
+        (Mode::Forced, plan, source, notes)
+    } else {
+        let (plan, source) = match Backend::from_env()? {
+            Some(backend) => (Plan::all(backend), Source::Environment),
+            None => (class_plan(choice::this_cpu()), Source::Class),
+        };
+        (Mode::RunTime, plan, source, Vec::new())
+    };
+    if calibrate_from_env()? {
+        plan = crate::calibrate::measure(plan)?.plan;
+        source = Source::Calibration;
     }
+    if let Some(text) = plan_from_env()? {
+        let env_error = |e: BackendError| BackendError::Environment {
+            variable: PLAN_VAR,
+            value: text.clone(),
+            cause: std::boxed::Box::new(e),
+        };
+        plan.apply(&text).map_err(env_error)?;
+        check_plan(&plan).map_err(env_error)?;
+        source = Source::PlanVariable;
+    }
+    Ok(Selection {
+        mode,
+        plan,
+        class: choice::this_cpu(),
+        source,
+        notes,
+    })
+}
+
+/// The class's plan: its choice, and its latency choice with each piece
+/// checked.
+pub(crate) fn class_plan(class: &ClassChoice) -> Plan {
+    Plan::of_class(class.choice, class_latency(class))
+}
+
+/// A forced build's plan: `HQ_BACKEND`'s backend if forced, else each
+/// entry point and piece takes the class's backend if it is forced and
+/// runs here, else the first forced backend that runs here (the latency
+/// functions: else the single lookups').
+fn forced_plan() -> Result<(Plan, Source, Vec<String>), BackendError> {
+    let class = choice::this_cpu();
     // Forced: only the forced backends this CPU runs may serve.
     let mut runs = Vec::new();
     let mut notes = Vec::new();
@@ -170,8 +301,8 @@ pub(crate) fn decide() -> Result<Selection, BackendError> {
     if runs.is_empty() {
         return Err(BackendError::NoForcedBackendRuns { missing });
     }
-    let (choice, latency, source) = match from_env? {
-        Some(b) if runs.contains(&b) => (Choice::all(b), Latency::all(b), Source::Environment),
+    let (plan, source) = match Backend::from_env()? {
+        Some(b) if runs.contains(&b) => (Plan::all(b), Source::Environment),
         Some(b) => return Err(BackendError::NotForced { requested: b }),
         None => {
             let pick = |wanted: Backend| {
@@ -185,70 +316,52 @@ pub(crate) fn decide() -> Result<Selection, BackendError> {
             let (single, setwise) = (pick(c.single), pick(c.setwise));
             // Each piece's latency backend where forced, else the single
             // lookups'.
-            let latency_pick = |wanted: Backend| {
+            let latency_pick = |_: Slider, wanted: Backend| {
                 if runs.contains(&wanted) {
                     wanted
                 } else {
                     single
                 }
             };
-            let l = class.latency;
+            let choice = Choice {
+                single,
+                batch: pick(c.batch),
+                setwise,
+                // The loop needs both of the class's backends forced.
+                setwise_loop: if (single, setwise) == (c.single, c.setwise) {
+                    c.setwise_loop
+                } else {
+                    0
+                },
+            };
             (
-                Choice {
-                    single,
-                    batch: pick(c.batch),
-                    setwise,
-                    // The loop needs both of the class's backends forced.
-                    setwise_loop: if (single, setwise) == (c.single, c.setwise) {
-                        c.setwise_loop
-                    } else {
-                        0
-                    },
-                },
-                Latency {
-                    rook: latency_pick(l.rook),
-                    bishop: latency_pick(l.bishop),
-                    queen: latency_pick(l.queen),
-                },
+                Plan::of_class(choice, class.latency.map(latency_pick)),
                 Source::Class,
             )
         }
     };
     for &b in &runs {
-        if ![choice.single, choice.batch, choice.setwise].contains(&b) {
+        if !plan.backends().any(|p| p == b) {
             notes.push(format!(
                 "{} ignored: another forced backend serves every entry point here",
                 b.force_feature()
             ));
         }
     }
-    Ok(Selection {
-        mode: Mode::Forced,
-        choice,
-        latency,
-        class,
-        source,
-        notes,
-    })
+    Ok((plan, source, notes))
 }
 
 /// The class's latency choice, each piece's backend checked (the single
 /// lookups' backend where the CPU lacks it: a class row can only name
 /// backends its level has, but a test may hand any class here).
 fn class_latency(class: &ClassChoice) -> Latency {
-    let ok = |b: Backend| {
+    class.latency.map(|_, b| {
         if b.is_supported() {
             b
         } else {
             class.choice.single
         }
-    };
-    let l = class.latency;
-    Latency {
-        rook: ok(l.rook),
-        bishop: ok(l.bishop),
-        queen: ok(l.queen),
-    }
+    })
 }
 
 /// The selection, deciding and installing it on first use.
@@ -258,7 +371,7 @@ pub(crate) fn selection() -> Result<Selection, BackendError> {
         return Ok(s.clone());
     }
     let s = decide()?;
-    install(s.choice, s.latency);
+    install(&s.plan);
     *slot = Some(s.clone());
     Ok(s)
 }
@@ -274,43 +387,145 @@ pub(crate) fn set(backend: Backend) -> Result<(), BackendError> {
         Some(s) => s,
         None => decide()?,
     };
-    s.choice = Choice::all(backend);
-    s.latency = Latency::all(backend);
+    s.plan = Plan::all(backend);
     s.source = Source::SetBackend;
-    install(s.choice, s.latency);
+    install(&s.plan);
     *slot = Some(s);
     Ok(())
 }
 
-/// Points the free functions at `choice` and the latency functions at
-/// `latency`, whose backends were all checked.
-fn install(choice: Choice, latency: Latency) {
-    for (slot, backend) in LATENCY
-        .iter()
-        .zip([latency.rook, latency.bishop, latency.queen])
-    {
-        slot.store(index_of(backend), Ordering::Release);
+/// Installs `plan` (checked here) for every entry point, recording that a
+/// calibration (`calibrated`) or the caller chose it.
+pub(crate) fn set_plan(plan: Plan, calibrated: bool) -> Result<(), BackendError> {
+    check_plan(&plan)?;
+    let mut slot = SELECTION.lock().unwrap_or_else(|e| e.into_inner());
+    let mut s = match slot.take() {
+        Some(s) => s,
+        None => decide()?,
+    };
+    s.plan = plan;
+    s.source = if calibrated {
+        Source::Calibration
+    } else {
+        Source::SetBackend
+    };
+    install(&s.plan);
+    *slot = Some(s);
+    Ok(())
+}
+
+/// Points the free functions and the latency functions at `plan`, whose
+/// backends were all checked ([`check_plan`], or the class's and forced
+/// plans, built from checked backends).
+fn install(plan: &Plan) {
+    for (slot, slider) in LATENCY.iter().zip(Slider::ALL) {
+        slot.store(index_of(plan.latency.get(slider)), Ordering::Release);
     }
     if FORCED {
-        for (slot, backend) in [
-            (&FORCED_SINGLE, choice.single),
-            (&FORCED_BATCH, choice.batch),
-            (&FORCED_SETWISE, choice.setwise),
-        ] {
-            slot.store(index_of(backend), Ordering::Release);
+        for (slots, pieces) in FORCED_BACKENDS
+            .iter()
+            .zip([plan.single, plan.batch, plan.setwise])
+        {
+            for (slot, slider) in slots.iter().zip(Slider::ALL) {
+                slot.store(index_of(pieces.get(slider)), Ordering::Release);
+            }
         }
     } else {
-        // `decide` and `set` accept only dispatched backends.
-        let tables = |b: Backend| registry::tables(b).expect("a dispatched backend");
-        let (singles, _, _) = tables(choice.single);
-        let (_, batches, _) = tables(choice.batch);
-        let setwise = looping_setwise(choice).unwrap_or_else(|| tables(choice.setwise).2);
+        let (singles, batches, setwise) = run_time_tables(plan);
         SINGLES.store(ptr(singles), Ordering::Release);
         #[cfg(target_arch = "x86_64")]
-        arm_pext(choice.single == Backend::Pext);
+        arm_pext(plan.single);
         BATCHES.store(ptr(batches), Ordering::Release);
         SETWISE.store(ptr(setwise), Ordering::Release);
     }
+}
+
+/// The tables of every plan installed so far, so that switching between
+/// plans (a benchmark comparing the class's and the calibrated plan) makes
+/// no new table.
+type Installed = (Plan, &'static Singles, &'static Batches, &'static Setwise);
+static TABLES: Mutex<Vec<Installed>> = Mutex::new(Vec::new());
+
+/// The three tables of `plan`: a backend's own `static` tables where one
+/// backend serves every piece, else a table made of each piece's entries
+/// (leaked, once per distinct plan: a few words each).
+fn run_time_tables(plan: &Plan) -> (&'static Singles, &'static Batches, &'static Setwise) {
+    let mut known = TABLES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&(_, singles, batches, setwise)) = known.iter().find(|k| k.0 == *plan) {
+        return (singles, batches, setwise);
+    }
+    let (singles, batches, setwise) = new_tables(plan);
+    known.push((*plan, singles, batches, setwise));
+    (singles, batches, setwise)
+}
+
+/// [`run_time_tables`] for a plan not seen before.
+fn new_tables(plan: &Plan) -> (&'static Singles, &'static Batches, &'static Setwise) {
+    // `check_plan` (or the class table's test) accepted only dispatched backends.
+    let tables = |b: Backend| registry::tables(b).expect("a dispatched backend");
+    let setwise_of = |slider: Slider| -> &'static Setwise {
+        setwise_table(
+            plan.single.get(slider),
+            plan.setwise.get(slider),
+            plan.setwise_loop.get(slider),
+        )
+    };
+    let singles = match plan.single.uniform() {
+        Some(b) => tables(b).0,
+        None => {
+            let (r, b, q) = (
+                tables(plan.single.rook).0,
+                tables(plan.single.bishop).0,
+                tables(plan.single.queen).0,
+            );
+            std::boxed::Box::leak(std::boxed::Box::new(Singles {
+                line: q.line,
+                rook: r.rook,
+                bishop: b.bishop,
+                queen: q.queen,
+            }))
+        }
+    };
+    let batches = match plan.batch.uniform() {
+        Some(b) => tables(b).1,
+        None => std::boxed::Box::leak(std::boxed::Box::new(Batches {
+            rook: tables(plan.batch.rook).1.rook,
+            bishop: tables(plan.batch.bishop).1.bishop,
+            queen: tables(plan.batch.queen).1.queen,
+        })),
+    };
+    let (r, b, q) = (
+        setwise_of(Slider::Rook),
+        setwise_of(Slider::Bishop),
+        setwise_of(Slider::Queen),
+    );
+    let setwise = if core::ptr::eq(r, b) && core::ptr::eq(b, q) {
+        r
+    } else {
+        std::boxed::Box::leak(std::boxed::Box::new(Setwise {
+            rook: r.rook,
+            bishop: b.bishop,
+            queen: q.queen,
+        }))
+    };
+    (singles, batches, setwise)
+}
+
+/// The set-wise table a piece uses with `single` and `setwise` backends and
+/// a loop up to `setwise_loop` sliders (the calibration's candidates).
+pub(crate) fn setwise_table(
+    single: Backend,
+    setwise: Backend,
+    setwise_loop: u32,
+) -> &'static Setwise {
+    let choice = Choice {
+        single,
+        batch: single,
+        setwise,
+        setwise_loop,
+    };
+    looping_setwise(choice)
+        .unwrap_or_else(|| registry::tables(setwise).expect("a dispatched backend").2)
 }
 
 fn ptr<T>(table: &'static T) -> *mut T {
@@ -560,21 +775,30 @@ const fn ptr_of<T>(table: &'static T) -> *mut T {
 /// backend is `pext`, after its CPU check, and zeros otherwise. Each word is
 /// either 0 or its square's mask, whatever a concurrent reader sees, and a
 /// lookup runs only with its masks non-zero.
+///
+/// One array per piece (the queen's holds rook masks, and decides the
+/// queen's and the lines' path), so each piece's single lookups may have
+/// their own backend.
 #[cfg(target_arch = "x86_64")]
-static PEXT_MASKS: [[AtomicU64; 64]; 2] = [const { [const { AtomicU64::new(0) }; 64] }; 2];
+static PEXT_MASKS: [[AtomicU64; 64]; 3] = [const { [const { AtomicU64::new(0) }; 64] }; 3];
 
-/// Arms (with `pext`'s masks) or disarms (zeros) the free functions' PEXT path.
+/// Arms (with `pext`'s masks) the PEXT path of each piece whose single
+/// lookups are `pext`'s, and disarms (zeros) the others'.
 #[cfg(target_arch = "x86_64")]
-fn arm_pext(arm: bool) {
+fn arm_pext(single: Pieces) {
     use hq_pext::Pext;
     for sq in Square::ALL {
-        let (rook, bishop) = if arm {
-            (Pext::rook_mask(sq), Pext::bishop_mask(sq))
-        } else {
-            (0, 0)
+        let mask = |slider: Slider, mask: u64| {
+            if single.get(slider) == Backend::Pext {
+                mask
+            } else {
+                0
+            }
         };
-        PEXT_MASKS[0][sq as usize].store(rook, Ordering::Relaxed);
-        PEXT_MASKS[1][sq as usize].store(bishop, Ordering::Relaxed);
+        let (rook, bishop) = (Pext::rook_mask(sq), Pext::bishop_mask(sq));
+        PEXT_MASKS[0][sq as usize].store(mask(Slider::Rook, rook), Ordering::Relaxed);
+        PEXT_MASKS[1][sq as usize].store(mask(Slider::Bishop, bishop), Ordering::Relaxed);
+        PEXT_MASKS[2][sq as usize].store(mask(Slider::Queen, rook), Ordering::Relaxed);
     }
 }
 
@@ -629,7 +853,7 @@ pub(crate) fn pext_bishop(sq: Square, occupancy: Bitboard) -> Option<Bitboard> {
 pub(crate) fn pext_queen(sq: Square, occupancy: Bitboard) -> Option<Bitboard> {
     #[cfg(target_arch = "x86_64")]
     {
-        let rook = PEXT_MASKS[0][sq as usize].load(Ordering::Relaxed);
+        let rook = PEXT_MASKS[2][sq as usize].load(Ordering::Relaxed);
         if rook != 0 {
             // SAFETY: a non-zero armed mask is the square's own (`PEXT_MASKS`),
             // stored only once `pext` passed its check.
@@ -647,7 +871,7 @@ pub(crate) fn pext_queen(sq: Square, occupancy: Bitboard) -> Option<Bitboard> {
 #[inline(always)]
 pub(crate) fn pext_line(line: Line, sq: Square, occupancy: Bitboard) -> Option<Bitboard> {
     #[cfg(target_arch = "x86_64")]
-    if PEXT_MASKS[0][sq as usize].load(Ordering::Relaxed) != 0 {
+    if PEXT_MASKS[2][sq as usize].load(Ordering::Relaxed) != 0 {
         // SAFETY: the masks are armed only once `pext` passed its check.
         return Some(unsafe { armed_pext() }.line_attacks(line, sq, occupancy));
     }
@@ -741,9 +965,10 @@ pub(crate) fn latency_backend(piece: usize) -> Backend {
     }
     Backend::ALL[index as usize]
 }
-static FORCED_SINGLE: AtomicU8 = AtomicU8::new(UNDECIDED);
-static FORCED_BATCH: AtomicU8 = AtomicU8::new(UNDECIDED);
-static FORCED_SETWISE: AtomicU8 = AtomicU8::new(UNDECIDED);
+/// A forced build's backend of each entry-point group (single lookups,
+/// batches, set-wise) and piece (rook, bishop, queen), as an index into
+/// [`Backend::ALL`]; [`UNDECIDED`] before the first call.
+static FORCED_BACKENDS: [[AtomicU8; 3]; 3] = [const { [const { AtomicU8::new(UNDECIDED) }; 3] }; 3];
 
 fn index_of(backend: Backend) -> u8 {
     Backend::ALL
@@ -752,14 +977,11 @@ fn index_of(backend: Backend) -> u8 {
         .expect("every backend is in Backend::ALL") as u8
 }
 
-/// Runs `job` on the forced winner of `group`, deciding it on first use.
+/// Runs `job` on the forced winner of `group` for `slider`, deciding it on
+/// first use.
 #[inline(always)]
-pub(crate) fn forced<W: WithBackend>(group: Group, job: W) -> W::Output {
-    let slot = match group {
-        Group::Single => &FORCED_SINGLE,
-        Group::Batch => &FORCED_BATCH,
-        Group::Setwise => &FORCED_SETWISE,
-    };
+pub(crate) fn forced<W: WithBackend>(group: Group, slider: Slider, job: W) -> W::Output {
+    let slot = &FORCED_BACKENDS[group as usize][slider as usize];
     let mut index = slot.load(Ordering::Relaxed);
     if index == UNDECIDED {
         first_call();

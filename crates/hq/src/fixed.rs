@@ -81,6 +81,15 @@ pub(crate) const LATENCY: [Backend; 3] = {
     [or_single(l.rook), or_single(l.bishop), or_single(l.queen)]
 };
 
+/// [`LATENCY`] as a piece choice.
+pub(crate) const fn latency() -> crate::Latency {
+    crate::Latency {
+        rook: LATENCY[0],
+        bishop: LATENCY[1],
+        queen: LATENCY[2],
+    }
+}
+
 /// Runs `job` on the compile-time choice of `group`.
 #[inline(always)]
 pub(crate) fn run<W: WithBackend>(group: Group, job: W) -> W::Output {

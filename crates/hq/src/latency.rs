@@ -22,7 +22,7 @@
 //! assert_eq!(first, hq::rook_attacks(Square::E4, occupancy | Square::E7));
 //! ```
 
-use crate::{Backend, Bitboard, Line, Piece, Single, SliderAttacks, Square, WithBackend};
+use crate::{Backend, Bitboard, Line, Single, Slider, SliderAttacks, Square, WithBackend};
 
 /// Runs `job` on `backend`'s token where the latency choice can name it,
 /// else `None` (the caller takes the single-lookup free function).
@@ -47,12 +47,46 @@ fn on<W: WithBackend<Output = Bitboard>>(backend: Backend, job: W) -> Option<Bit
         Backend::Classic => job.run(unsafe { token::<hq_classic::Classic>() }),
         // SAFETY: `pext` is installed as a latency choice only after its CPU
         // check (`dispatch::install`; `fixed::LATENCY` only where the build
-        // enables BMI2).
+        // enables BMI2), and the calibration times it (`served`) only as a
+        // candidate that passed `is_supported`.
         #[cfg(target_arch = "x86_64")]
         Backend::Pext => job.run(unsafe { token::<hq_pext::Pext>() }),
         _ => return None,
     };
     Some(attacks)
+}
+
+/// The backends the latency functions run themselves (any other latency
+/// choice would take the single lookups' free function).
+pub const SERVED: [Backend; 4] = [
+    Backend::ScalarRankTable,
+    Backend::ScalarRankDiagonal,
+    Backend::Classic,
+    Backend::Pext,
+];
+
+/// Whether the latency functions run `backend` themselves ([`SERVED`];
+/// `pext` only on x86-64).
+pub const fn serves(backend: Backend) -> bool {
+    matches!(
+        backend,
+        Backend::ScalarRankTable | Backend::ScalarRankDiagonal | Backend::Classic
+    ) || (cfg!(target_arch = "x86_64") && matches!(backend, Backend::Pext))
+}
+
+/// `slider`'s attacks by the latency functions' own kernel of `backend`
+/// (one of [`SERVED`] that runs here), as they inline it: the
+/// calibration's latency candidates.
+#[cfg(feature = "std")]
+#[inline(always)]
+pub(crate) fn served(
+    backend: Backend,
+    slider: Slider,
+    sq: Square,
+    occupancy: Bitboard,
+) -> Bitboard {
+    on(backend, Single(slider, sq, occupancy))
+        .unwrap_or_else(|| unreachable!("hq: {backend} is not served by the latency functions"))
 }
 
 /// The backend of `piece` (0 rook, 1 bishop, 2 queen).
@@ -70,21 +104,21 @@ fn backend(piece: usize) -> Backend {
 /// Rook attacks from `sq` over `occupancy`, for dependency chains.
 #[inline]
 pub fn rook_attacks(sq: Square, occupancy: Bitboard) -> Bitboard {
-    on(backend(0), Single(Piece::Rook, sq, occupancy))
+    on(backend(0), Single(Slider::Rook, sq, occupancy))
         .unwrap_or_else(|| crate::rook_attacks(sq, occupancy))
 }
 
 /// Bishop attacks from `sq` over `occupancy`, for dependency chains.
 #[inline]
 pub fn bishop_attacks(sq: Square, occupancy: Bitboard) -> Bitboard {
-    on(backend(1), Single(Piece::Bishop, sq, occupancy))
+    on(backend(1), Single(Slider::Bishop, sq, occupancy))
         .unwrap_or_else(|| crate::bishop_attacks(sq, occupancy))
 }
 
 /// Queen attacks from `sq` over `occupancy`, for dependency chains.
 #[inline]
 pub fn queen_attacks(sq: Square, occupancy: Bitboard) -> Bitboard {
-    on(backend(2), Single(Piece::Queen, sq, occupancy))
+    on(backend(2), Single(Slider::Queen, sq, occupancy))
         .unwrap_or_else(|| crate::queen_attacks(sq, occupancy))
 }
 

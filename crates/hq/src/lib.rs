@@ -71,6 +71,8 @@ extern crate std;
 mod active;
 mod attacks;
 mod backend;
+#[cfg(feature = "std")]
+pub mod calibrate;
 pub mod choice;
 #[cfg(feature = "std")]
 mod dispatch;
@@ -84,9 +86,11 @@ pub use attacks::{
     queen_attacks_const, rook_attacks_const,
 };
 pub use backend::{BackendError, ENV_VAR};
-pub use choice::{Choice, ClassChoice, Latency};
 #[cfg(feature = "std")]
-pub use dispatch::{Mode, Selection, Source, has_setwise_table};
+pub use calibrate::{Calibration, calibrate};
+pub use choice::{Choice, ClassChoice, Latency, Pieces, Plan, Slider};
+#[cfg(feature = "std")]
+pub use dispatch::{CALIBRATE_VAR, Mode, PLAN_VAR, Selection, Source, has_setwise_table};
 pub use hq_core::{
     Bitboard, Direction, LINE_MASKS, Line, LineMasks, ParseSquareError, SliderAttacks, Square,
     Squares, cpu, piece, reference,
@@ -114,25 +118,17 @@ pub mod backends {
     pub use hq_xop::{XopModel, XopSsse3};
 }
 
-/// A piece with slider moves, for the jobs behind the free functions.
-#[derive(Clone, Copy)]
-enum Piece {
-    Rook,
-    Bishop,
-    Queen,
-}
-
 /// One single lookup, as a job (what a forced build inlines).
-struct Single(Piece, Square, Bitboard);
+struct Single(Slider, Square, Bitboard);
 
 impl WithBackend for Single {
     type Output = Bitboard;
     #[inline(always)]
     fn run<B: SliderAttacks>(self, t: B) -> Bitboard {
         match self.0 {
-            Piece::Rook => t.rook_attacks(self.1, self.2),
-            Piece::Bishop => t.bishop_attacks(self.1, self.2),
-            Piece::Queen => t.queen_attacks(self.1, self.2),
+            Slider::Rook => t.rook_attacks(self.1, self.2),
+            Slider::Bishop => t.bishop_attacks(self.1, self.2),
+            Slider::Queen => t.queen_attacks(self.1, self.2),
         }
     }
 }
@@ -147,30 +143,30 @@ impl WithBackend for LineJob {
     }
 }
 
-struct Batch<'a>(Piece, &'a [Square], Bitboard, &'a mut [Bitboard]);
+struct Batch<'a>(Slider, &'a [Square], Bitboard, &'a mut [Bitboard]);
 
 impl WithBackend for Batch<'_> {
     type Output = ();
     #[inline(always)]
     fn run<B: SliderAttacks>(self, t: B) {
         match self.0 {
-            Piece::Rook => t.rook_attacks_batch(self.1, self.2, self.3),
-            Piece::Bishop => t.bishop_attacks_batch(self.1, self.2, self.3),
-            Piece::Queen => t.queen_attacks_batch(self.1, self.2, self.3),
+            Slider::Rook => t.rook_attacks_batch(self.1, self.2, self.3),
+            Slider::Bishop => t.bishop_attacks_batch(self.1, self.2, self.3),
+            Slider::Queen => t.queen_attacks_batch(self.1, self.2, self.3),
         }
     }
 }
 
-struct Setwise(Piece, Bitboard, Bitboard);
+struct Setwise(Slider, Bitboard, Bitboard);
 
 impl WithBackend for Setwise {
     type Output = Bitboard;
     #[inline(always)]
     fn run<B: SliderAttacks>(self, t: B) -> Bitboard {
         match self.0 {
-            Piece::Rook => t.rook_attacks_setwise(self.1, self.2),
-            Piece::Bishop => t.bishop_attacks_setwise(self.1, self.2),
-            Piece::Queen => t.queen_attacks_setwise(self.1, self.2),
+            Slider::Rook => t.rook_attacks_setwise(self.1, self.2),
+            Slider::Bishop => t.bishop_attacks_setwise(self.1, self.2),
+            Slider::Queen => t.queen_attacks_setwise(self.1, self.2),
         }
     }
 }
@@ -182,14 +178,14 @@ impl WithBackend for Setwise {
 macro_rules! entry_point {
     ($(#[$doc:meta])* $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?,
      $(check $check:expr,)? $(pext $pext:ident($($pext_arg:expr),*) else $cold:ident,)?
-     forced $group:ident $job:expr, table $table:ident.$field:ident($($call:expr),*)) => {
+     forced $group:ident($slider:ident) $job:expr, table $table:ident.$field:ident($($call:expr),*)) => {
         $(#[$doc])*
         #[cfg(feature = "std")]
         #[inline]
         pub fn $name($($arg: $ty),*) $(-> $ret)? {
             $($check;)?
             if FORCED {
-                return dispatch::forced(Group::$group, $job);
+                return dispatch::forced(Group::$group, Slider::$slider, $job);
             }
             $(
                 if let Some(attacks) = dispatch::$pext($($pext_arg),*) {
@@ -218,25 +214,25 @@ entry_point!(
     /// Rook attacks from `sq` over `occupancy`.
     rook_attacks(sq: Square, occupancy: Bitboard) -> Bitboard,
     pext pext_rook(sq, occupancy) else cold_rook,
-    forced Single Single(Piece::Rook, sq, occupancy), table singles.rook(sq, occupancy)
+    forced Single(Rook) Single(Slider::Rook, sq, occupancy), table singles.rook(sq, occupancy)
 );
 entry_point!(
     /// Bishop attacks from `sq` over `occupancy`.
     bishop_attacks(sq: Square, occupancy: Bitboard) -> Bitboard,
     pext pext_bishop(sq, occupancy) else cold_bishop,
-    forced Single Single(Piece::Bishop, sq, occupancy), table singles.bishop(sq, occupancy)
+    forced Single(Bishop) Single(Slider::Bishop, sq, occupancy), table singles.bishop(sq, occupancy)
 );
 entry_point!(
     /// Queen attacks from `sq` over `occupancy`.
     queen_attacks(sq: Square, occupancy: Bitboard) -> Bitboard,
     pext pext_queen(sq, occupancy) else cold_queen,
-    forced Single Single(Piece::Queen, sq, occupancy), table singles.queen(sq, occupancy)
+    forced Single(Queen) Single(Slider::Queen, sq, occupancy), table singles.queen(sq, occupancy)
 );
 entry_point!(
     /// Attacks from `sq` along one `line` (both directions).
     line_attacks(line: Line, sq: Square, occupancy: Bitboard) -> Bitboard,
     pext pext_line(line, sq, occupancy) else cold_line,
-    forced Single LineJob(line, sq, occupancy), table singles.line(line, (sq, occupancy))
+    forced Single(Queen) LineJob(line, sq, occupancy), table singles.line(line, (sq, occupancy))
 );
 entry_point!(
     /// Rook attacks of every square in `squares` over one occupancy, into `out`.
@@ -246,38 +242,38 @@ entry_point!(
     /// If `squares` and `out` differ in length.
     rook_attacks_batch(squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]),
     check hq_core::check_batch_lengths(squares.len(), out.len()),
-    forced Batch Batch(Piece::Rook, squares, occupancy, out),
+    forced Batch(Rook) Batch(Slider::Rook, squares, occupancy, out),
     table batches.rook(squares, occupancy, out)
 );
 entry_point!(
     /// Bishop attacks of every square in `squares` (see [`rook_attacks_batch`]).
     bishop_attacks_batch(squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]),
     check hq_core::check_batch_lengths(squares.len(), out.len()),
-    forced Batch Batch(Piece::Bishop, squares, occupancy, out),
+    forced Batch(Bishop) Batch(Slider::Bishop, squares, occupancy, out),
     table batches.bishop(squares, occupancy, out)
 );
 entry_point!(
     /// Queen attacks of every square in `squares` (see [`rook_attacks_batch`]).
     queen_attacks_batch(squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]),
     check hq_core::check_batch_lengths(squares.len(), out.len()),
-    forced Batch Batch(Piece::Queen, squares, occupancy, out),
+    forced Batch(Queen) Batch(Slider::Queen, squares, occupancy, out),
     table batches.queen(squares, occupancy, out)
 );
 entry_point!(
     /// The union of the attacks of every rook in `rooks` (the rooks block each other).
     rook_attacks_setwise(rooks: Bitboard, occupancy: Bitboard) -> Bitboard,
-    forced Setwise Setwise(Piece::Rook, rooks, occupancy), table setwise.rook(rooks, occupancy)
+    forced Setwise(Rook) Setwise(Slider::Rook, rooks, occupancy), table setwise.rook(rooks, occupancy)
 );
 entry_point!(
     /// The union of the attacks of every bishop in `bishops`.
     bishop_attacks_setwise(bishops: Bitboard, occupancy: Bitboard) -> Bitboard,
-    forced Setwise Setwise(Piece::Bishop, bishops, occupancy),
+    forced Setwise(Bishop) Setwise(Slider::Bishop, bishops, occupancy),
     table setwise.bishop(bishops, occupancy)
 );
 entry_point!(
     /// The union of the attacks of every queen in `queens`.
     queen_attacks_setwise(queens: Bitboard, occupancy: Bitboard) -> Bitboard,
-    forced Setwise Setwise(Piece::Queen, queens, occupancy),
+    forced Setwise(Queen) Setwise(Slider::Queen, queens, occupancy),
     table setwise.queen(queens, occupancy)
 );
 
@@ -318,10 +314,20 @@ pub fn selection() -> Selection {
 ///
 /// With `std`, as `selection` (never without).
 pub fn active_choice() -> Choice {
+    active_plan().choice()
+}
+
+/// The backend of each entry point and piece (choosing now if no call has
+/// yet; the compile-time choice without `std`).
+///
+/// # Panics
+///
+/// With `std`, as `selection` (never without).
+pub fn active_plan() -> Plan {
     #[cfg(feature = "std")]
-    return selection().choice;
+    return selection().plan;
     #[cfg(not(feature = "std"))]
-    return fixed::CHOICE;
+    return Plan::of_class(fixed::CHOICE, fixed::latency());
 }
 
 /// The backend behind the single-lookup free functions.
@@ -338,6 +344,22 @@ pub fn active_backend() -> Backend {
 #[cfg(feature = "std")]
 pub fn set_backend(backend: Backend) -> Result<(), BackendError> {
     dispatch::set(backend)
+}
+
+/// Installs `plan` for every entry point and piece: say one a calibration
+/// printed earlier (`calibration.plan.to_string()`, read back with
+/// `parse`). An error if this CPU lacks one of its backends, if one is not
+/// in the run-time dispatch, or if this build forces others.
+///
+/// ```
+/// let plan = hq::active_plan();
+/// hq::set_plan(plan.to_string().parse()?)?;
+/// assert_eq!(hq::active_plan(), plan);
+/// # Ok::<(), hq::BackendError>(())
+/// ```
+#[cfg(feature = "std")]
+pub fn set_plan(plan: Plan) -> Result<(), BackendError> {
+    dispatch::set_plan(plan, false)
 }
 
 /// A job generic over the backend token, so that it can be monomorphized
@@ -391,7 +413,7 @@ pub fn with_backend<W: WithBackend>(backend: Backend, job: W) -> Result<W::Outpu
 ///
 /// As [`selection`].
 pub fn with_active_backend<W: WithBackend>(job: W) -> W::Output {
-    active::run_active(active_choice(), job)
+    active::run_active(active_plan(), job)
 }
 
 /// A [`WithBackend`] job from a closure-like body, without the boilerplate

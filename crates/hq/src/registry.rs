@@ -118,11 +118,11 @@ macro_rules! backends {
         /// is not forced.
         #[cfg(feature = "std")]
         #[allow(unreachable_code, unused_variables)] // a build with no force-* feature has no arm
-        pub(crate) fn run_forced_active<W: WithBackend>(choice: crate::Choice, job: W) -> Result<W::Output, W> {
-            match choice.single {
+        pub(crate) fn run_forced_active<W: WithBackend>(plan: crate::Plan, job: W) -> Result<W::Output, W> {
+            match plan.single.queen {
                 $(
                     #[cfg(feature = $feature)]
-                    Backend::$variant => Ok(crate::active::run_with_active::<$token, W>(choice, job)),
+                    Backend::$variant => Ok(crate::active::run_with_active::<$token, W>(plan, job)),
                 )*
                 #[allow(unreachable_patterns)]
                 _ => Err(job),
@@ -137,7 +137,7 @@ macro_rules! backends {
             use crate::fixed::CHOICE;
             $(
                 if const { CHOICE.single as u8 == Backend::$variant as u8 } {
-                    return crate::active::run_with_active::<$token, W>(CHOICE, job);
+                    return crate::active::run_with_active::<$token, W>(crate::Plan::of_class(CHOICE, crate::fixed::latency()), job);
                 }
             )*
             unreachable!()

@@ -163,7 +163,7 @@ fn an_unsupported_backend_is_refused_with_what_it_lacks() {
 fn the_selection_follows_the_class_or_the_forced_features() {
     let selection = hq::selection();
     println!("facade: {selection}");
-    let choice = selection.choice;
+    let choice = selection.choice();
     for b in [choice.single, choice.batch, choice.setwise] {
         assert!(b.is_supported(), "{b} was chosen but does not run here");
     }

@@ -49,30 +49,27 @@ fn latency_functions_are_exact_on_every_choice() {
         // here and, in a forced build, is forced), else the single lookups'.
         let class = selection.class.latency;
         let forced = selection.mode == hq::Mode::Forced;
-        for (got, wanted) in [
-            (selection.latency.rook, class.rook),
-            (selection.latency.bishop, class.bishop),
-            (selection.latency.queen, class.queen),
-        ] {
+        for slider in hq::Slider::ALL {
+            let (got, wanted) = (selection.plan.latency.get(slider), class.get(slider));
             assert!(got.is_supported());
             let may_serve = wanted.is_supported() && (!forced || wanted.is_forced());
             let expected = if may_serve {
                 wanted
             } else {
-                selection.choice.single
+                selection.plan.single.get(slider)
             };
             assert_eq!(got, expected, "latency backend for the class's {wanted}");
         }
     }
     let n = latency_functions_agree_with_the_oracle("class choice");
-    println!("latency ({}): {n} lookups agree", selection.latency);
+    println!("latency ({}): {n} lookups agree", selection.plan.latency);
     // A forced build's `set_backend` takes its forced backends only.
     let settable =
         |b: &Backend| b.is_dispatched() && (selection.mode == hq::Mode::RunTime || b.is_forced());
     let dispatched: Vec<Backend> = Backend::supported().filter(settable).collect();
     for &b in &dispatched {
         hq::set_backend(b).expect("a supported, dispatched backend");
-        assert_eq!(hq::selection().latency, hq::Latency::all(b));
+        assert_eq!(hq::selection().plan.latency, hq::Latency::all(b));
         latency_functions_agree_with_the_oracle(b.name());
     }
     println!(

@@ -165,5 +165,5 @@ fn the_choice_is_made_from_the_target_features() {
 fn the_choice_is_made_at_run_time() {
     let choice = hq::active_choice();
     assert!(choice.single.is_supported() && choice.batch.is_supported());
-    assert_eq!(choice, hq::selection().choice);
+    assert_eq!(choice, hq::selection().choice());
 }

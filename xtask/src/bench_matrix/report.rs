@@ -269,6 +269,9 @@ pub fn markdown(results: &Results) -> String {
             let _ = writeln!(md, "\n{note}");
         }
     }
+    if let Some(calibration) = &results.calibration {
+        let _ = writeln!(md, "\n## Calibration\n\n{}.", calibration.summary());
+    }
     let _ = writeln!(md, "\n## Rows\n");
     for (config, row, kind, label) in &rows {
         let _ = writeln!(md, "* {config} `{row}` ({kind}): {label}");

@@ -1,0 +1,580 @@
+//! Calibration: the plan measured on the running CPU, as FFTW's planner
+//! measures its plans (and, like its "wisdom", printable and read back:
+//! [`Plan`]'s text form, `HQ_CHOICE`).
+//!
+//! The class table ([`crate::choice::CLASSES`]) is measured on one model
+//! per class at best; another model of the class, or a CPU no run has seen,
+//! may be fastest with other backends, and per piece. A calibration times
+//! every candidate of every entry point and piece on this CPU:
+//!
+//! * candidates: the backends this CPU runs that the free functions
+//!   dispatch to (in a forced build: the forced ones), through the very
+//!   function pointers the dispatch installs; for set-wise calls also the
+//!   loops over single lookups the free functions have; for the latency
+//!   functions the backends they serve ([`crate::latency::SERVED`]);
+//! * single lookups and latency chains over 128 inputs, batches of 64
+//!   squares, set-wise calls with 1-2, 4-6 and 10-14 sliders in equal parts;
+//! * in rounds: an untimed warm-up round, then rounds each timing every cell
+//!   once in a fresh random order, until [`BUDGET`] (5 ms) is spent; each
+//!   cell's figure is its median round;
+//! * a challenger replaces the starting plan's backend only if its median
+//!   is at least [`MARGIN`] faster, so noise does not flip a close choice.
+
+use crate::choice::{Plan, Slider};
+use crate::dispatch::{self, Setwise};
+use crate::{Backend, BackendError, Bitboard, Square, registry};
+use core::fmt;
+use std::time::{Duration, Instant};
+use std::vec::Vec;
+
+/// The time a calibration may take in all (it stops starting rounds when
+/// the next would end past it).
+pub const BUDGET: Duration = Duration::from_millis(5);
+
+/// How much faster (as a fraction of the starting plan's median) a
+/// challenger must be to replace the starting plan's backend.
+pub const MARGIN: f64 = 0.05;
+
+/// The most timed rounds.
+const MAX_ROUNDS: u32 = 25;
+
+/// When the measuring stops at the latest (a cell is not started after
+/// it), leaving the rest of [`BUDGET`] for the decisions.
+const DEADLINE: Duration = Duration::from_micros(4500);
+
+/// The entry points a plan chooses for.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Entry {
+    /// `rook_attacks` ... (throughput: independent lookups).
+    Single,
+    /// `latency::rook_attacks` ... (each occupancy depends on the previous
+    /// result).
+    Latency,
+    /// `*_attacks_batch`.
+    Batch,
+    /// `*_attacks_setwise`.
+    Setwise,
+}
+
+impl Entry {
+    /// Every entry point, in the [`Plan`] text form's order.
+    pub const ALL: [Entry; 4] = [Entry::Single, Entry::Batch, Entry::Setwise, Entry::Latency];
+
+    /// `single`, `batch`, `setwise` or `latency`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Entry::Single => "single",
+            Entry::Latency => "latency",
+            Entry::Batch => "batch",
+            Entry::Setwise => "setwise",
+        }
+    }
+}
+
+/// One candidate of one entry point and piece, and what it measured.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct Figure {
+    /// The entry point.
+    pub entry: Entry,
+    /// The piece.
+    pub slider: Slider,
+    /// The backend (for set-wise calls: the set-wise kernel's).
+    pub backend: Backend,
+    /// Set-wise only: the single backend whose lookups serve calls with up
+    /// to this many sliders (`None`: the kernel serves every call).
+    pub setwise_loop: Option<(Backend, u32)>,
+    /// Nanoseconds per lookup (per call for set-wise), median over rounds.
+    pub ns: f64,
+}
+
+impl Figure {
+    /// The candidate, as `avx512` or `avx512 (pext up to 2 sliders)`.
+    pub fn candidate(&self) -> impl fmt::Display + '_ {
+        struct Candidate<'a>(&'a Figure);
+        impl fmt::Display for Candidate<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "{}", self.0.backend)?;
+                if let Some((single, n)) = self.0.setwise_loop {
+                    write!(f, " ({single} up to {n} sliders)")?;
+                }
+                Ok(())
+            }
+        }
+        Candidate(self)
+    }
+}
+
+/// What a calibration measured and chose.
+#[derive(Clone, Debug)]
+pub struct Calibration {
+    /// The plan chosen: per entry point and piece, the fastest candidate,
+    /// or the starting plan's backend where none beat it by [`MARGIN`].
+    pub plan: Plan,
+    /// The plan it started from (the class's, `HQ_BACKEND`'s or the
+    /// forced build's).
+    pub base: Plan,
+    /// Every candidate's figure.
+    pub figures: Vec<Figure>,
+    /// Timed rounds (after the warm-up).
+    pub rounds: u32,
+    /// The calibration's whole time, warm-up and decisions included.
+    pub elapsed: Duration,
+}
+
+impl Calibration {
+    /// The figure of `entry`'s candidate for `slider` that `plan` names
+    /// (`None` if it was not measured).
+    pub fn figure_of(&self, plan: &Plan, entry: Entry, slider: Slider) -> Option<&Figure> {
+        let (backend, setwise_loop) = chosen(plan, entry, slider);
+        self.figures.iter().find(|f| {
+            (f.entry, f.slider, f.backend, f.setwise_loop) == (entry, slider, backend, setwise_loop)
+        })
+    }
+}
+
+/// A table: each entry point and piece, the calibrated and the starting
+/// plan's candidate with their figures, then every candidate's.
+impl fmt::Display for Calibration {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "calibration: {} rounds in {:.2} ms (budget {} ms)",
+            self.rounds,
+            self.elapsed.as_secs_f64() * 1e3,
+            BUDGET.as_millis()
+        )?;
+        for entry in Entry::ALL {
+            for slider in Slider::ALL {
+                let show = |plan: &Plan| match self.figure_of(plan, entry, slider) {
+                    Some(fig) => std::format!("{} {:.2} ns", fig.candidate(), fig.ns),
+                    None => {
+                        let (b, _) = chosen(plan, entry, slider);
+                        std::format!("{b} (not measured)")
+                    }
+                };
+                let mut all: Vec<&Figure> = self
+                    .figures
+                    .iter()
+                    .filter(|fig| (fig.entry, fig.slider) == (entry, slider))
+                    .collect();
+                all.sort_by(|a, b| a.ns.total_cmp(&b.ns));
+                let others: Vec<std::string::String> = all
+                    .iter()
+                    .map(|fig| std::format!("{} {:.2}", fig.candidate(), fig.ns))
+                    .collect();
+                writeln!(
+                    f,
+                    "{}.{}: measured {} | start {} | all (ns): {}",
+                    entry.name(),
+                    slider.name(),
+                    show(&self.plan),
+                    show(&self.base),
+                    others.join(", ")
+                )?;
+            }
+        }
+        write!(f, "plan: {}", self.plan)
+    }
+}
+
+/// `plan`'s candidate for `entry` and `slider`: the backend, and for
+/// set-wise calls the loop over single lookups if the free functions have
+/// its table.
+fn chosen(plan: &Plan, entry: Entry, slider: Slider) -> (Backend, Option<(Backend, u32)>) {
+    match entry {
+        Entry::Single => (plan.single.get(slider), None),
+        Entry::Latency => (plan.latency.get(slider), None),
+        Entry::Batch => (plan.batch.get(slider), None),
+        Entry::Setwise => {
+            let (single, setwise, n) = (
+                plan.single.get(slider),
+                plan.setwise.get(slider),
+                plan.setwise_loop.get(slider),
+            );
+            let loops = dispatch::has_setwise_table(crate::Choice {
+                single,
+                batch: single,
+                setwise,
+                setwise_loop: n,
+            }) && n > 0
+                && single != setwise;
+            (setwise, loops.then_some((single, n)))
+        }
+    }
+}
+
+/// Measures every candidate on this CPU (the starting plan's included) and
+/// installs the fastest of each entry point and piece: the free functions
+/// and the latency functions run it from now on, and [`crate::selection`]
+/// says "calibrated". Takes at most about [`BUDGET`].
+///
+/// `HQ_CALIBRATE=1` does the same at the first call instead. An engine can
+/// keep the result (`calibration.plan.to_string()`) and give it back later
+/// through `HQ_CHOICE` or [`crate::set_plan`], skipping the measurement.
+///
+/// ```
+/// let calibration = hq::calibrate()?;
+/// println!("{calibration}");
+/// assert_eq!(hq::selection().plan, calibration.plan);
+/// # Ok::<(), hq::BackendError>(())
+/// ```
+pub fn calibrate() -> Result<Calibration, BackendError> {
+    let base = crate::init()?.plan;
+    let calibration = measure(base)?;
+    dispatch::set_plan(calibration.plan, true)?;
+    Ok(calibration)
+}
+
+/// The candidates of `entry` here.
+fn candidates(entry: Entry) -> Vec<Backend> {
+    Backend::ALL
+        .iter()
+        .copied()
+        .filter(|b| b.is_supported() && b.is_dispatched())
+        .filter(|b| !registry::FORCED || b.is_forced())
+        .filter(|&b| entry != Entry::Latency || crate::latency::serves(b))
+        .collect()
+}
+
+/// The kernel a cell times: what the free functions run for the candidate.
+#[derive(Clone, Copy)]
+enum Kernel {
+    /// A single lookup through the dispatch table's entry (the free
+    /// functions' path off PEXT: one indirect call).
+    Single(unsafe fn(Square, Bitboard) -> Bitboard),
+    /// The free functions' inlined PEXT lookup.
+    #[cfg(target_arch = "x86_64")]
+    PextSingle(Slider),
+    /// A dependency chain through the latency functions' inlined kernel.
+    Latency(Backend, Slider),
+    Batch(unsafe fn(&[Square], Bitboard, &mut [Bitboard])),
+    Setwise(unsafe fn(Bitboard, Bitboard) -> Bitboard),
+}
+
+/// One candidate's timing cell.
+struct Cell {
+    figure: Figure,
+    kernel: Kernel,
+    /// Nanoseconds per lookup, one per timed round.
+    samples: Vec<f64>,
+}
+
+/// The inputs every cell runs over.
+struct Inputs {
+    singles: [(Square, Bitboard); 128],
+    batch_squares: [Square; 64],
+    batch_occupancies: [Bitboard; 2],
+    /// 16 slider sets of each size range (1-2, 4-6, 10-14 sliders), each
+    /// with an occupancy that holds them.
+    setwise: [(Bitboard, Bitboard); 48],
+}
+
+impl Inputs {
+    fn new() -> Inputs {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut square = || Square::ALL[(next() % 64) as usize];
+        let singles = core::array::from_fn(|_| (square(), Bitboard(0)));
+        let batch_squares = core::array::from_fn(|_| square());
+        let mut inputs = Inputs {
+            singles,
+            batch_squares,
+            batch_occupancies: [Bitboard(0); 2],
+            setwise: [(Bitboard(0), Bitboard(0)); 48],
+        };
+        let mut occupancy = move || {
+            let x = next();
+            // About a quarter of the board, as in a middlegame.
+            (Bitboard(x & x.rotate_left(23)), x)
+        };
+        for (_, occ) in &mut inputs.singles {
+            *occ = occupancy().0;
+        }
+        for occ in &mut inputs.batch_occupancies {
+            *occ = occupancy().0;
+        }
+        for (i, (sliders, occ)) in inputs.setwise.iter_mut().enumerate() {
+            let (o, mut bits) = occupancy();
+            let count = [2, 5, 12][i / 16] - (i % 2) as u32;
+            let mut set = 0u64;
+            while set.count_ones() < count {
+                set |= 1 << (bits % 64);
+                bits = bits.rotate_left(7) ^ (bits >> 3) ^ 0x5555;
+            }
+            *sliders = Bitboard(set);
+            *occ = Bitboard(o.0 | set);
+        }
+        inputs
+    }
+}
+
+/// Times one sample of `kernel` over `inputs`: nanoseconds per lookup.
+///
+/// # Safety
+///
+/// The kernel's backend must run on this CPU (every candidate passed
+/// [`Backend::is_supported`]).
+#[inline(never)]
+unsafe fn sample(kernel: Kernel, inputs: &Inputs, sink: &mut u64) -> f64 {
+    let start = Instant::now();
+    let lookups = match kernel {
+        Kernel::Single(f) => {
+            let mut acc = 0;
+            for &(sq, occ) in core::hint::black_box(&inputs.singles) {
+                // SAFETY: the caller's guarantee.
+                acc ^= unsafe { f(sq, occ) }.0;
+            }
+            *sink ^= acc;
+            inputs.singles.len()
+        }
+        #[cfg(target_arch = "x86_64")]
+        Kernel::PextSingle(slider) => {
+            use hq_pext::Pext;
+            // SAFETY: the caller's guarantee (the cell's backend is `pext`).
+            let pext = unsafe { <Pext as crate::SliderAttacks>::new_unchecked() };
+            let mut acc = 0;
+            for &(sq, occ) in core::hint::black_box(&inputs.singles) {
+                // As `dispatch::pext_*`: the square's masks, then PEXT.
+                // SAFETY: each mask is its square's own.
+                acc ^= unsafe {
+                    match slider {
+                        Slider::Rook => pext.rook_attacks_masked(sq, occ, Pext::rook_mask(sq)),
+                        Slider::Bishop => {
+                            pext.bishop_attacks_masked(sq, occ, Pext::bishop_mask(sq))
+                        }
+                        Slider::Queen => {
+                            pext.rook_attacks_masked(sq, occ, Pext::rook_mask(sq))
+                                | crate::SliderAttacks::bishop_attacks(pext, sq, occ)
+                        }
+                    }
+                }
+                .0;
+            }
+            *sink ^= acc;
+            inputs.singles.len()
+        }
+        Kernel::Latency(backend, slider) => {
+            let mut previous = 0u64;
+            for &(sq, occ) in core::hint::black_box(&inputs.singles) {
+                // e4 of the previous result flips in the next occupancy.
+                let occ = Bitboard(occ.0 ^ (previous & (1 << 28)));
+                previous = crate::latency::served(backend, slider, sq, occ).0;
+            }
+            *sink ^= previous;
+            inputs.singles.len()
+        }
+        Kernel::Batch(f) => {
+            let mut out = [Bitboard(0); 64];
+            for &occ in core::hint::black_box(&inputs.batch_occupancies) {
+                // SAFETY: the caller's guarantee; the lengths are equal.
+                unsafe { f(&inputs.batch_squares, occ, &mut out) };
+                *sink ^= out[core::hint::black_box(5)].0;
+            }
+            inputs.batch_occupancies.len() * inputs.batch_squares.len()
+        }
+        Kernel::Setwise(f) => {
+            let mut acc = 0;
+            for &(sliders, occ) in core::hint::black_box(&inputs.setwise) {
+                // SAFETY: the caller's guarantee.
+                acc ^= unsafe { f(sliders, occ) }.0;
+            }
+            *sink ^= acc;
+            inputs.setwise.len()
+        }
+    };
+    start.elapsed().as_nanos() as f64 / lookups as f64
+}
+
+/// The cells of every candidate of every entry point and piece.
+fn cells() -> Vec<Cell> {
+    let tables = |b: Backend| registry::tables(b).expect("candidates are dispatched");
+    let mut cells = Vec::new();
+    let mut push = |entry, slider, backend, setwise_loop, kernel| {
+        cells.push(Cell {
+            figure: Figure {
+                entry,
+                slider,
+                backend,
+                setwise_loop,
+                ns: f64::NAN,
+            },
+            kernel,
+            samples: Vec::new(),
+        })
+    };
+    for slider in Slider::ALL {
+        fn of<T>(slider: Slider, rook: T, bishop: T, queen: T) -> T {
+            match slider {
+                Slider::Rook => rook,
+                Slider::Bishop => bishop,
+                Slider::Queen => queen,
+            }
+        }
+        let pick3 = |r, b, q| of(slider, r, b, q);
+        let pick_batch = |r, b, q| of(slider, r, b, q);
+        let pick_setwise = |r, b, q| of(slider, r, b, q);
+        for b in candidates(Entry::Single) {
+            let s = tables(b).0;
+            let kernel = Kernel::Single(pick3(s.rook, s.bishop, s.queen));
+            #[cfg(target_arch = "x86_64")]
+            let kernel = if b == Backend::Pext {
+                Kernel::PextSingle(slider)
+            } else {
+                kernel
+            };
+            push(Entry::Single, slider, b, None, kernel);
+        }
+        for b in candidates(Entry::Latency) {
+            push(Entry::Latency, slider, b, None, Kernel::Latency(b, slider));
+        }
+        for b in candidates(Entry::Batch) {
+            let t = tables(b).1;
+            let f = pick_batch(t.rook, t.bishop, t.queen);
+            push(Entry::Batch, slider, b, None, Kernel::Batch(f));
+        }
+        let setwise = candidates(Entry::Setwise);
+        for &w in &setwise {
+            let plain: &Setwise = tables(w).2;
+            let f = pick_setwise(plain.rook, plain.bishop, plain.queen);
+            push(Entry::Setwise, slider, w, None, Kernel::Setwise(f));
+            // The loops the free functions have over another single backend.
+            for &single in &setwise {
+                let n = 2;
+                let choice = crate::Choice {
+                    single,
+                    batch: single,
+                    setwise: w,
+                    setwise_loop: n,
+                };
+                if single != w && dispatch::has_setwise_table(choice) {
+                    let t = dispatch::setwise_table(single, w, n);
+                    let f = pick_setwise(t.rook, t.bishop, t.queen);
+                    push(
+                        Entry::Setwise,
+                        slider,
+                        w,
+                        Some((single, n)),
+                        Kernel::Setwise(f),
+                    );
+                }
+            }
+        }
+    }
+    cells
+}
+
+/// Measures every candidate and chooses, starting from `base` (nothing is
+/// installed).
+pub(crate) fn measure(base: Plan) -> Result<Calibration, BackendError> {
+    let start = Instant::now();
+    let inputs = Inputs::new();
+    let mut cells = cells();
+    let mut sink = 0u64;
+    let mut order: Vec<usize> = (0..cells.len()).collect();
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut rounds = 0;
+    let mut longest = Duration::ZERO;
+    // Round 0 is the warm-up (tables into the caches, branch predictors).
+    'rounds: for round in 0..=MAX_ROUNDS {
+        let round_start = Instant::now();
+        if round > 0 && round_start.duration_since(start) + longest > DEADLINE {
+            break;
+        }
+        for i in (1..order.len()).rev() {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            order.swap(i, (state % (i as u64 + 1)) as usize);
+        }
+        for &i in &order {
+            // A preempted round must not overrun the budget: a cell not
+            // timed this round keeps its earlier samples.
+            if round > 0 && start.elapsed() > DEADLINE {
+                break 'rounds;
+            }
+            let cell = &mut cells[i];
+            // SAFETY: every cell's backend passed `is_supported` (`candidates`).
+            let ns = unsafe { sample(cell.kernel, &inputs, &mut sink) };
+            if round > 0 {
+                cell.samples.push(ns);
+            }
+        }
+        if round > 0 {
+            rounds += 1;
+        }
+        longest = longest.max(round_start.elapsed());
+    }
+    core::hint::black_box(sink);
+    if cells.iter().any(|c| c.samples.is_empty()) {
+        return Err(BackendError::Invalid(std::format!(
+            "calibration: not one round of timings fitted in {} ms",
+            BUDGET.as_millis()
+        )));
+    }
+    let figures: Vec<Figure> = cells
+        .into_iter()
+        .map(|mut c| {
+            c.samples.sort_by(f64::total_cmp);
+            c.figure.ns = c.samples[c.samples.len() / 2];
+            c.figure
+        })
+        .collect();
+    let plan = choose(&base, &figures);
+    Ok(Calibration {
+        plan,
+        base,
+        figures,
+        rounds,
+        elapsed: start.elapsed(),
+    })
+}
+
+/// Each entry point and piece: the fastest candidate, unless the starting
+/// plan's is within [`MARGIN`] of it. A set-wise loop needs its single
+/// backend to be the piece's chosen single lookups (else the fastest
+/// candidate without a loop).
+fn choose(base: &Plan, figures: &[Figure]) -> Plan {
+    let mut plan = *base;
+    let pick = |entry: Entry, slider: Slider, allowed: &dyn Fn(&Figure) -> bool| {
+        let of = |f: &&Figure| f.entry == entry && f.slider == slider && allowed(f);
+        let best = figures
+            .iter()
+            .filter(of)
+            .min_by(|a, b| a.ns.total_cmp(&b.ns))?;
+        let (backend, setwise_loop) = chosen(base, entry, slider);
+        let kept = figures
+            .iter()
+            .filter(of)
+            .find(|f| (f.backend, f.setwise_loop) == (backend, setwise_loop));
+        match kept {
+            Some(k) if best.ns >= k.ns * (1.0 - MARGIN) => Some(*k),
+            _ => Some(*best),
+        }
+    };
+    for slider in Slider::ALL {
+        for (entry, pieces) in [
+            (Entry::Single, &mut plan.single),
+            (Entry::Latency, &mut plan.latency),
+            (Entry::Batch, &mut plan.batch),
+        ] {
+            if let Some(f) = pick(entry, slider, &|_| true) {
+                pieces.set(slider, f.backend);
+            }
+        }
+        let single = plan.single.get(slider);
+        let setwise = pick(Entry::Setwise, slider, &|f| {
+            f.setwise_loop.is_none_or(|(s, _)| s == single)
+        });
+        if let Some(f) = setwise {
+            plan.setwise.set(slider, f.backend);
+            plan.setwise_loop
+                .set(slider, f.setwise_loop.map_or(0, |(_, n)| n));
+        }
+    }
+    plan
+}

@@ -1,0 +1,256 @@
+//! Per-piece plans (its own test binary: it changes the process-wide
+//! choice): the text form round-trips and rejects bad input clearly; mixed
+//! plans, where each piece of each entry point has its own backend, keep
+//! every free function exact; a calibration installs a checked plan that
+//! keeps them exact too.
+
+// Plans installed at run time, and calibration, need `std`.
+#![cfg(feature = "std")]
+
+use hq::{Backend, Bitboard, Line, Pieces, Plan, Slider, SliderAttacks, Square};
+use hq_testkit::Depth;
+use proptest::prelude::*;
+
+/// A token whose every entry point is the facade's free function, so that
+/// the test kit's whole suite runs through the installed plan.
+#[derive(Clone, Copy, Debug)]
+struct Free;
+
+impl SliderAttacks for Free {
+    const NAME: &'static str = "free functions";
+    const LEVEL: hq::cpu::Level = hq::cpu::Level::Baseline;
+
+    unsafe fn new_unchecked() -> Self {
+        Free
+    }
+    fn line_attacks(self, line: Line, sq: Square, occ: Bitboard) -> Bitboard {
+        hq::line_attacks(line, sq, occ)
+    }
+    fn rook_attacks(self, sq: Square, occ: Bitboard) -> Bitboard {
+        hq::rook_attacks(sq, occ)
+    }
+    fn bishop_attacks(self, sq: Square, occ: Bitboard) -> Bitboard {
+        hq::bishop_attacks(sq, occ)
+    }
+    fn queen_attacks(self, sq: Square, occ: Bitboard) -> Bitboard {
+        hq::queen_attacks(sq, occ)
+    }
+    fn rook_attacks_batch(self, squares: &[Square], occ: Bitboard, out: &mut [Bitboard]) {
+        hq::rook_attacks_batch(squares, occ, out)
+    }
+    fn bishop_attacks_batch(self, squares: &[Square], occ: Bitboard, out: &mut [Bitboard]) {
+        hq::bishop_attacks_batch(squares, occ, out)
+    }
+    fn queen_attacks_batch(self, squares: &[Square], occ: Bitboard, out: &mut [Bitboard]) {
+        hq::queen_attacks_batch(squares, occ, out)
+    }
+    fn rook_attacks_setwise(self, rooks: Bitboard, occ: Bitboard) -> Bitboard {
+        hq::rook_attacks_setwise(rooks, occ)
+    }
+    fn bishop_attacks_setwise(self, bishops: Bitboard, occ: Bitboard) -> Bitboard {
+        hq::bishop_attacks_setwise(bishops, occ)
+    }
+    fn queen_attacks_setwise(self, queens: Bitboard, occ: Bitboard) -> Bitboard {
+        hq::queen_attacks_setwise(queens, occ)
+    }
+}
+
+/// The free functions and the latency functions against the oracle, on
+/// whatever plan is installed.
+fn installed_plan_is_exact(label: &str) {
+    let report =
+        hq_testkit::check(Free, Depth::Quick.scaled()).unwrap_or_else(|e| panic!("{label}: {e}"));
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    for _ in 0..if cfg!(miri) { 1 } else { 64 } {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let occ = Bitboard(x & x.rotate_left(29));
+        for sq in Square::ALL {
+            assert_eq!(
+                (
+                    hq::latency::rook_attacks(sq, occ),
+                    hq::latency::bishop_attacks(sq, occ),
+                    hq::latency::queen_attacks(sq, occ)
+                ),
+                (
+                    hq::reference::rook_attacks(sq, occ),
+                    hq::reference::bishop_attacks(sq, occ),
+                    hq::reference::queen_attacks(sq, occ)
+                ),
+                "{label}: latency functions, {sq} over {occ:?}"
+            );
+        }
+    }
+    println!(
+        "plan: {label}: {} cases agree ({})",
+        report.total(),
+        hq::active_plan()
+    );
+}
+
+fn backend() -> impl Strategy<Value = Backend> {
+    proptest::sample::select(Backend::all().to_vec())
+}
+
+fn pieces() -> impl Strategy<Value = Pieces> {
+    (backend(), backend(), backend()).prop_map(|(rook, bishop, queen)| Pieces {
+        rook,
+        bishop,
+        queen,
+    })
+}
+
+fn plan() -> impl Strategy<Value = Plan> {
+    (
+        pieces(),
+        pieces(),
+        pieces(),
+        (0u32..4, 0u32..4, 0u32..4),
+        pieces(),
+    )
+        .prop_map(|(single, batch, setwise, (r, b, q), latency)| Plan {
+            single,
+            batch,
+            setwise,
+            setwise_loop: Pieces {
+                rook: r,
+                bishop: b,
+                queen: q,
+            },
+            latency,
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: if cfg!(miri) { 4 } else { 2000 },
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// Any plan, uniform groups or not, prints and reads back as itself.
+    #[test]
+    fn the_text_form_round_trips(plan in plan()) {
+        let text = plan.to_string();
+        prop_assert_eq!(text.parse::<Plan>().unwrap(), plan, "{}", text);
+        // And item by item over any other plan.
+        let mut over = Plan::all(Backend::Classic);
+        over.apply(&text).unwrap();
+        prop_assert_eq!(over, plan);
+    }
+}
+
+#[test]
+fn bad_text_is_an_error_that_names_the_item() {
+    let cases: [(&str, &str); 6] = [
+        ("single=turbo", "unknown backend \"turbo\""),
+        (
+            "sngle=pext",
+            "the groups are single, batch, setwise and latency",
+        ),
+        ("single.king=pext", "the pieces are rook, bishop and queen"),
+        ("setwise.loop=two", "setwise.loop takes a slider count"),
+        ("single pext", "expected key=value"),
+        ("single=classic", "it does not give batch.rook"),
+    ];
+    for (text, wanted) in cases {
+        let err = text.parse::<Plan>().expect_err(text).to_string();
+        assert!(err.contains(wanted), "{text:?}: {err}");
+        println!("plan: {text:?} is refused: {err}");
+    }
+}
+
+/// The backends a plan may name here (forced builds: the forced ones).
+fn installable() -> Vec<Backend> {
+    Backend::supported()
+        .filter(|b| b.is_dispatched())
+        .filter(|b| Backend::forced().next().is_none() || b.is_forced())
+        .collect()
+}
+
+#[test]
+fn mixed_plans_keep_every_free_function_exact_and_calibration_too() {
+    let runs = installable();
+    let latency: Vec<Backend> = runs
+        .iter()
+        .copied()
+        .filter(|&b| hq::latency::serves(b))
+        .collect();
+    // Each rotation gives each piece of each group another backend.
+    let at = |list: &[Backend], i: usize| list[i % list.len()];
+    for i in 0..runs.len() {
+        let plan = Plan {
+            single: Pieces {
+                rook: at(&runs, i),
+                bishop: at(&runs, i + 1),
+                queen: at(&runs, i + 2),
+            },
+            batch: Pieces {
+                rook: at(&runs, i + 1),
+                bishop: at(&runs, i + 2),
+                queen: at(&runs, i),
+            },
+            setwise: Pieces {
+                rook: at(&runs, i + 2),
+                bishop: at(&runs, i),
+                queen: at(&runs, i + 1),
+            },
+            setwise_loop: Pieces {
+                rook: 2,
+                bishop: 0,
+                queen: 2,
+            },
+            latency: if latency.is_empty() {
+                hq::active_plan().latency
+            } else {
+                Pieces {
+                    rook: at(&latency, i),
+                    bishop: at(&latency, i + 1),
+                    queen: at(&latency, i + 2),
+                }
+            },
+        };
+        hq::set_plan(plan).expect("a plan of backends that run here");
+        assert_eq!(hq::active_plan(), plan);
+        installed_plan_is_exact(&format!("mixed plan {i}"));
+    }
+    // A plan naming a backend this build cannot dispatch is refused.
+    if let Some(other) = Backend::all().iter().find(|b| !runs.contains(b)) {
+        let mut plan = hq::active_plan();
+        plan.batch.set(Slider::Bishop, *other);
+        let err = hq::set_plan(plan).expect_err("not installable");
+        println!("plan: batch.bishop={other} is refused: {err}");
+    }
+
+    let calibration = hq::calibrate().expect("calibration");
+    println!("{calibration}");
+    assert_eq!(hq::active_plan(), calibration.plan);
+    if Backend::forced().next().is_none() {
+        assert_eq!(hq::selection().source, hq::Source::Calibration);
+    }
+    // Every candidate of every entry point and piece was timed.
+    for entry in hq::calibrate::Entry::ALL {
+        for slider in Slider::ALL {
+            let n = calibration
+                .figures
+                .iter()
+                .filter(|f| (f.entry, f.slider) == (entry, slider))
+                .inspect(|f| assert!(f.ns.is_finite() && f.ns > 0.0, "{f:?}"))
+                .count();
+            assert!(n > 0, "{entry:?} {slider:?} has no candidate");
+            assert!(
+                calibration
+                    .figure_of(&calibration.plan, entry, slider)
+                    .is_some(),
+                "the chosen {entry:?} {slider:?} was measured"
+            );
+        }
+    }
+    assert!(calibration.rounds > 0);
+    installed_plan_is_exact("calibrated plan");
+    // The printed plan reads back as the installed one.
+    let reread: Plan = calibration.plan.to_string().parse().expect("round trip");
+    hq::set_plan(reread).expect("the calibrated plan, read back");
+    assert_eq!(hq::active_plan(), calibration.plan);
+}
