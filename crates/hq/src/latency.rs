@@ -24,36 +24,77 @@
 
 use crate::{Backend, Bitboard, Line, Single, Slider, SliderAttacks, Square, WithBackend};
 
-/// Runs `job` on `backend`'s token where the latency choice can name it,
-/// else `None` (the caller takes the single-lookup free function).
+/// `T`'s token.
+///
+/// # Safety
+///
+/// The CPU must run `T`.
 #[inline(always)]
-fn on<W: WithBackend<Output = Bitboard>>(backend: Backend, job: W) -> Option<Bitboard> {
-    /// `T`'s token.
-    ///
-    /// # Safety
-    ///
-    /// The CPU must run `T`.
-    #[inline(always)]
-    unsafe fn token<T: SliderAttacks>() -> T {
-        // SAFETY: the caller's guarantee.
-        unsafe { T::new_unchecked() }
+unsafe fn token<T: SliderAttacks>() -> T {
+    // SAFETY: the caller's guarantee.
+    unsafe { T::new_unchecked() }
+}
+
+/// A lookup the latency functions run, and the single-lookup free function
+/// that serves it when the latency choice names a backend they do not run.
+trait Lookup: WithBackend<Output = Bitboard> {
+    fn free_function(self) -> Bitboard;
+}
+
+impl Lookup for Single {
+    fn free_function(self) -> Bitboard {
+        let Single(slider, sq, occupancy) = self;
+        match slider {
+            Slider::Rook => crate::rook_attacks(sq, occupancy),
+            Slider::Bishop => crate::bishop_attacks(sq, occupancy),
+            Slider::Queen => crate::queen_attacks(sq, occupancy),
+        }
     }
-    let attacks = match backend {
+}
+
+impl Lookup for crate::LineJob {
+    fn free_function(self) -> Bitboard {
+        let crate::LineJob(line, sq, occupancy) = self;
+        crate::line_attacks(line, sq, occupancy)
+    }
+}
+
+/// Runs `job` on `backend`'s token.
+///
+/// The two backends the class table chooses for latency (the first-rank
+/// table HQ, and PEXT) inline into the caller's chain; the others, and the
+/// free function for a backend the latency functions do not run, are one
+/// call away. The public functions are `#[inline(always)]`: a dependency
+/// chain through a call, or through every backend's path inline, measured
+/// slower than this (`benches`: the `hq-latency` row against
+/// `scalar-rank-table`'s latency column).
+#[inline(always)]
+fn on<W: Lookup>(backend: Backend, job: W) -> Bitboard {
+    if backend == Backend::ScalarRankTable {
         // SAFETY: portable (needs nothing of the CPU).
-        Backend::ScalarRankTable => job.run(unsafe { token::<hq_scalar::ScalarRankTable>() }),
-        // SAFETY: portable.
-        Backend::ScalarRankDiagonal => job.run(unsafe { token::<hq_scalar::ScalarRankDiagonal>() }),
-        // SAFETY: portable.
-        Backend::Classic => job.run(unsafe { token::<hq_classic::Classic>() }),
+        return job.run(unsafe { token::<hq_scalar::ScalarRankTable>() });
+    }
+    #[cfg(target_arch = "x86_64")]
+    if backend == Backend::Pext {
         // SAFETY: `pext` is installed as a latency choice only after its CPU
         // check (`dispatch::install`; `fixed::LATENCY` only where the build
         // enables BMI2), and the calibration times it (`served`) only as a
         // candidate that passed `is_supported`.
-        #[cfg(target_arch = "x86_64")]
-        Backend::Pext => job.run(unsafe { token::<hq_pext::Pext>() }),
-        _ => return None,
-    };
-    Some(attacks)
+        return job.run(unsafe { token::<hq_pext::Pext>() });
+    }
+    others(backend, job)
+}
+
+/// [`on`]'s other backends, out of line.
+#[inline(never)]
+fn others<W: Lookup>(backend: Backend, job: W) -> Bitboard {
+    match backend {
+        // SAFETY: portable.
+        Backend::ScalarRankDiagonal => job.run(unsafe { token::<hq_scalar::ScalarRankDiagonal>() }),
+        // SAFETY: portable.
+        Backend::Classic => job.run(unsafe { token::<hq_classic::Classic>() }),
+        _ => job.free_function(),
+    }
 }
 
 /// The backends the latency functions run themselves (any other latency
@@ -86,7 +127,6 @@ pub(crate) fn served(
     occupancy: Bitboard,
 ) -> Bitboard {
     on(backend, Single(slider, sq, occupancy))
-        .unwrap_or_else(|| unreachable!("hq: {backend} is not served by the latency functions"))
 }
 
 /// The backend of `piece` (0 rook, 1 bishop, 2 queen).
@@ -102,30 +142,26 @@ fn backend(piece: usize) -> Backend {
 }
 
 /// Rook attacks from `sq` over `occupancy`, for dependency chains.
-#[inline]
+#[inline(always)]
 pub fn rook_attacks(sq: Square, occupancy: Bitboard) -> Bitboard {
     on(backend(0), Single(Slider::Rook, sq, occupancy))
-        .unwrap_or_else(|| crate::rook_attacks(sq, occupancy))
 }
 
 /// Bishop attacks from `sq` over `occupancy`, for dependency chains.
-#[inline]
+#[inline(always)]
 pub fn bishop_attacks(sq: Square, occupancy: Bitboard) -> Bitboard {
     on(backend(1), Single(Slider::Bishop, sq, occupancy))
-        .unwrap_or_else(|| crate::bishop_attacks(sq, occupancy))
 }
 
 /// Queen attacks from `sq` over `occupancy`, for dependency chains.
-#[inline]
+#[inline(always)]
 pub fn queen_attacks(sq: Square, occupancy: Bitboard) -> Bitboard {
     on(backend(2), Single(Slider::Queen, sq, occupancy))
-        .unwrap_or_else(|| crate::queen_attacks(sq, occupancy))
 }
 
 /// Attacks from `sq` along one `line`, for dependency chains (the queen's
 /// backend).
-#[inline]
+#[inline(always)]
 pub fn line_attacks(line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
     on(backend(2), crate::LineJob(line, sq, occupancy))
-        .unwrap_or_else(|| crate::line_attacks(line, sq, occupancy))
 }
