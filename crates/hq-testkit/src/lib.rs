@@ -141,6 +141,20 @@ pub type CheckResult = Result<Report, Box<dyn std::error::Error + Send + Sync>>;
 /// The fixed-seed generator of the bits the exhaustive part adds off the line.
 pub use hq_core::SplitMix64;
 
+/// `count` fixed-seed occupancies of about a quarter of the board (a
+/// xorshift word and'ed with a rotation of itself), for tests that walk
+/// every square over a spread of positions.
+pub fn occupancies(seed: u64, count: usize) -> impl Iterator<Item = Bitboard> {
+    let mut x = seed | 1;
+    core::iter::repeat_with(move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        Bitboard(x & x.rotate_left(23))
+    })
+    .take(count)
+}
+
 /// Calls `f` with every subset of `mask` (the carry-rippler enumeration).
 pub fn for_each_subset(mask: u64, mut f: impl FnMut(u64)) {
     let mut subset = 0u64;

@@ -271,30 +271,32 @@ impl Plan {
     }
 }
 
+/// `key=value` where the pieces agree, else `key.rook=…,key.bishop=…,key.queen=…`.
+fn write_items<T: Copy + PartialEq + core::fmt::Display>(
+    f: &mut core::fmt::Formatter<'_>,
+    key: &str,
+    pieces: Pieces<T>,
+) -> core::fmt::Result {
+    match pieces.uniform() {
+        Some(v) => write!(f, "{key}={v}"),
+        None => write!(
+            f,
+            "{key}.rook={},{key}.bishop={},{key}.queen={}",
+            pieces.rook, pieces.bishop, pieces.queen
+        ),
+    }
+}
+
 impl core::fmt::Display for Plan {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         for (i, (group, pieces)) in self.groups().into_iter().enumerate() {
             if i > 0 {
                 f.write_str(",")?;
             }
-            match pieces.uniform() {
-                Some(b) => write!(f, "{group}={b}")?,
-                None => write!(
-                    f,
-                    "{group}.rook={},{group}.bishop={},{group}.queen={}",
-                    pieces.rook, pieces.bishop, pieces.queen
-                )?,
-            }
+            write_items(f, group, pieces)?;
             if group == "setwise" {
-                let l = self.setwise_loop;
-                match l.uniform() {
-                    Some(n) => write!(f, ",setwise.loop={n}")?,
-                    None => write!(
-                        f,
-                        ",setwise.loop.rook={},setwise.loop.bishop={},setwise.loop.queen={}",
-                        l.rook, l.bishop, l.queen
-                    )?,
-                }
+                f.write_str(",")?;
+                write_items(f, "setwise.loop", self.setwise_loop)?;
             }
         }
         Ok(())

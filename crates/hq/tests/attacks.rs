@@ -102,12 +102,7 @@ fn const_sliders_agree_with_the_oracle_and_work_in_const_context() {
         E4_EMPTY,
         reference::rook_attacks(Square::E4, Bitboard::EMPTY)
     );
-    let mut x = 0x0123_4567_89AB_CDEFu64;
-    for _ in 0..256 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let occ = Bitboard(x & x.rotate_left(23));
+    for occ in hq_testkit::occupancies(0x0123_4567_89AB_CDEF, 256) {
         for sq in Square::ALL {
             assert_eq!(
                 rook_attacks_const(sq, occ),

@@ -5,17 +5,12 @@
 // Run-time selection and `set_backend` need `std`.
 #![cfg(feature = "std")]
 
-use hq::{Backend, Bitboard, Line, Square, reference};
+use hq::{Backend, Line, Square, reference};
 
 /// Every square over a spread of occupancies, through `hq::latency`.
 fn latency_functions_agree_with_the_oracle(label: &str) -> u64 {
-    let mut x = 0x2545_F491_4F6C_DD1Du64;
     let mut checked = 0;
-    for _ in 0..64 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let occupancy = Bitboard(x & x.rotate_left(23));
+    for occupancy in hq_testkit::occupancies(0x2545_F491_4F6C_DD1D, 64) {
         for sq in Square::ALL {
             let want = (
                 reference::rook_attacks(sq, occupancy),

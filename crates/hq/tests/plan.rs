@@ -60,12 +60,7 @@ impl SliderAttacks for Free {
 fn installed_plan_is_exact(label: &str) {
     let report =
         hq_testkit::check(Free, Depth::Quick.scaled()).unwrap_or_else(|e| panic!("{label}: {e}"));
-    let mut x = 0x2545_F491_4F6C_DD1Du64;
-    for _ in 0..if cfg!(miri) { 1 } else { 64 } {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let occ = Bitboard(x & x.rotate_left(29));
+    for occ in hq_testkit::occupancies(0x2545_F491_4F6C_DD1D, if cfg!(miri) { 1 } else { 64 }) {
         for sq in Square::ALL {
             assert_eq!(
                 (

@@ -5,17 +5,12 @@
 // Run-time selection, `HQ_BACKEND` and `set_backend` need `std`.
 #![cfg(feature = "std")]
 
-use hq::{Backend, Bitboard, Square, reference};
+use hq::{Backend, Square, reference};
 
 /// Every square over a spread of occupancies, through the free functions.
 fn free_functions_agree_with_the_oracle(label: &str) {
-    let mut x = 0x9E37_79B9_7F4A_7C15u64;
     // Miri interprets: a sample there (it looks for undefined behaviour).
-    for _ in 0..if cfg!(miri) { 2 } else { 512 } {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let occ = Bitboard(x & x.rotate_left(17));
+    for occ in hq_testkit::occupancies(0x9E37_79B9_7F4A_7C15, if cfg!(miri) { 2 } else { 512 }) {
         for sq in Square::ALL {
             assert_eq!(
                 hq::rook_attacks(sq, occ),
