@@ -108,7 +108,7 @@ const MIRI_RUNS: &[(&str, &[&str])] = &[
         &["-p", "hq-attacks-core", "-p", "hq-pext", "--lib"],
     ),
     (
-        "the portable backends through with_backend; the dispatch: first use from 4 threads, set_backend, the free functions",
+        "the portable backends through with_backend; the dispatch: first use from 4 threads, set_backend, mixed per-piece plans, the free functions",
         &[
             "-p",
             "hq-attacks",
@@ -118,6 +118,8 @@ const MIRI_RUNS: &[(&str, &[&str])] = &[
             "switching",
             "--test",
             "first_use",
+            "--test",
+            "plan",
         ],
     ),
     (

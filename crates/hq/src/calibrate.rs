@@ -471,6 +471,13 @@ fn cells() -> Vec<Cell> {
 /// Measures every candidate and chooses, starting from `base` (nothing is
 /// installed).
 pub(crate) fn measure(base: Plan) -> Result<Calibration, BackendError> {
+    if cfg!(all(target_family = "wasm", target_os = "unknown")) {
+        return Err(BackendError::Invalid(
+            "calibration needs a clock, and wasm32-unknown-unknown has none \
+             (std::time::Instant panics there): give the plan with hq::set_plan"
+                .into(),
+        ));
+    }
     let start = Instant::now();
     let inputs = Inputs::new();
     let mut cells = cells();

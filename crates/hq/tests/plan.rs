@@ -218,6 +218,12 @@ fn mixed_plans_keep_every_free_function_exact_and_calibration_too() {
         println!("plan: batch.bishop={other} is refused: {err}");
     }
 
+    if cfg!(miri) {
+        // Miri checks the installing of mixed plans above; a calibration is
+        // timing loops (the native runs cover it).
+        println!("plan: calibration not run under Miri");
+        return;
+    }
     let calibration = hq::calibrate().expect("calibration");
     println!("{calibration}");
     assert_eq!(hq::active_plan(), calibration.plan);
