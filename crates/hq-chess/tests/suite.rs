@@ -15,55 +15,82 @@ struct Case<'a> {
     depth: u32,
 }
 
-/// Runs the cases with one backend; returns the mismatches and the node total.
-struct RunCases<'a>(&'a [Case<'a>]);
+/// Every perft this file runs through `hq::with_backend`, as one job: a job
+/// type is compiled once per backend `with_backend` can reach, move
+/// generator included, so one type (and one perft instantiation) per
+/// backend keeps this test binary cheap to build (it was the workspace's
+/// slowest, with a job type per test).
+enum Work<'a> {
+    /// A backend's perft speed on a small search (nodes per second), to
+    /// pick how deep it is tested.
+    Calibrate,
+    /// The cases: the mismatches and the node total.
+    Cases(&'a [Case<'a>]),
+    /// One perft.
+    Perft(&'a Position, u32),
+}
 
-impl WithBackend for RunCases<'_> {
-    type Output = (Vec<String>, u64);
-    fn run<B: SliderAttacks>(self, token: B) -> (Vec<String>, u64) {
-        let mut failures = Vec::new();
-        let mut nodes = 0;
-        for case in self.0 {
-            let position = match Position::from_fen(&case.entry.fen) {
-                Ok(p) => p,
-                Err(e) => {
-                    failures.push(format!("line {}: FEN rejected: {e}", case.line));
-                    continue;
-                }
-            };
-            let expected = case
-                .entry
-                .expected(case.depth)
-                .expect("cases use listed depths");
-            let got = perft(&position, case.depth, token);
-            nodes += got;
-            if got != expected {
-                failures.push(format!(
-                    "line {} D{}: expected {expected}, got {got} ({})",
-                    case.line, case.depth, case.entry.fen
-                ));
+/// What [`Work`] gives back.
+enum Done {
+    Speed(f64),
+    Cases(Vec<String>, u64),
+    Nodes(u64),
+}
+
+impl WithBackend for Work<'_> {
+    type Output = Done;
+    fn run<B: SliderAttacks>(self, token: B) -> Done {
+        match self {
+            Work::Calibrate => Done::Speed(
+                // Best of five short runs: the machine may be busy.
+                (0..5)
+                    .map(|_| {
+                        let start = Instant::now();
+                        let nodes = perft(&Position::startpos(), 4, token);
+                        nodes as f64 / start.elapsed().as_secs_f64().max(1e-9)
+                    })
+                    .fold(0.0, f64::max),
+            ),
+            Work::Cases(cases) => {
+                let (failures, nodes) = run_cases(cases, token);
+                Done::Cases(failures, nodes)
             }
+            Work::Perft(position, depth) => Done::Nodes(perft(position, depth, token)),
         }
-        (failures, nodes)
     }
 }
 
-/// Measures a backend's perft speed on a small search (nodes per second),
-/// to pick how deep it is tested.
-struct Calibrate;
-
-impl WithBackend for Calibrate {
-    type Output = f64;
-    fn run<B: SliderAttacks>(self, token: B) -> f64 {
-        // Best of five short runs: the machine may be busy with other work.
-        (0..5)
-            .map(|_| {
-                let start = Instant::now();
-                let nodes = perft(&Position::startpos(), 4, token);
-                nodes as f64 / start.elapsed().as_secs_f64().max(1e-9)
-            })
-            .fold(0.0, f64::max)
+/// The cases on `token`: the mismatches and the node total.
+fn run_cases<B: SliderAttacks>(cases: &[Case<'_>], token: B) -> (Vec<String>, u64) {
+    let mut failures = Vec::new();
+    let mut nodes = 0;
+    for case in cases {
+        let position = match Position::from_fen(&case.entry.fen) {
+            Ok(p) => p,
+            Err(e) => {
+                failures.push(format!("line {}: FEN rejected: {e}", case.line));
+                continue;
+            }
+        };
+        let expected = case
+            .entry
+            .expected(case.depth)
+            .expect("cases use listed depths");
+        let got = perft(&position, case.depth, token);
+        nodes += got;
+        if got != expected {
+            failures.push(format!(
+                "line {} D{}: expected {expected}, got {got} ({})",
+                case.line, case.depth, case.entry.fen
+            ));
+        }
     }
+    (failures, nodes)
+}
+
+/// [`Work`] on `backend` (which this CPU runs).
+fn work(backend: Backend, work: Work<'_>) -> Done {
+    hq::with_backend(backend, work).expect("supported backend")
 }
 
 /// Backends at or above this speed (in the test profile) get the deep tier.
@@ -78,13 +105,16 @@ fn check_every_backend<'a>(suite_name: &str, select: impl Fn(bool) -> Vec<Case<'
             println!("SKIPPED {suite_name} on {}: {e}", backend.name());
             continue;
         }
-        let nps = hq::with_backend(backend, Calibrate).expect("supported backend");
+        let Done::Speed(nps) = work(backend, Work::Calibrate) else {
+            unreachable!()
+        };
         let fast = nps >= FAST_NPS;
         let cases = select(fast);
         let deepest = cases.iter().map(|c| c.depth).max().unwrap_or(0);
         let start = Instant::now();
-        let (errors, nodes) =
-            hq::with_backend(backend, RunCases(&cases)).expect("supported backend");
+        let Done::Cases(errors, nodes) = work(backend, Work::Cases(&cases)) else {
+            unreachable!()
+        };
         let secs = start.elapsed().as_secs_f64();
         println!(
             "{suite_name} on {:<22} {} tier ({:.0} Mnps calibration): {} cases up to D{deepest}, {nodes} nodes in {secs:.2} s, {} mismatches",
@@ -205,14 +235,13 @@ fn divide_and_threads_agree_with_perft() {
 fn every_board_option_counts_the_standard_suite_exactly() {
     use hq_chess::perft_with;
     use hq_chess::upkeep::{AttackTable, MackCheck, Recompute, Reversed, Upkeep};
-    use std::marker::PhantomData;
 
-    struct Options<'a, U>(&'a [EpdEntry], PhantomData<U>);
-    impl<U: Upkeep> WithBackend for Options<'_, U> {
-        type Output = (u64, u64);
-        fn run<B: SliderAttacks>(self, token: B) -> (u64, u64) {
+    /// Each option on `B` (a concrete token: `with_backend` would compile
+    /// the four options for every backend, where four backends need them).
+    fn run_on<B: SliderAttacks>(entries: &[EpdEntry]) {
+        fn run<U: Upkeep, B: SliderAttacks>(entries: &[EpdEntry], token: B) {
             let (mut positions, mut nodes) = (0, 0);
-            for (i, entry) in self.0.iter().enumerate() {
+            for (i, entry) in entries.iter().enumerate() {
                 let position = Position::from_fen(&entry.fen).expect("suite FENs are valid");
                 for depth in [3, 4] {
                     let Some(expected) = entry.expected(depth) else {
@@ -221,7 +250,10 @@ fn every_board_option_counts_the_standard_suite_exactly() {
                     if depth == 4 && expected > 2_000_000 {
                         continue;
                     }
-                    let got = perft_with::<U, B>(&position, depth, token);
+                    let got = token.run_compiled(
+                        #[inline(always)]
+                        |t| perft_with::<U, B>(&position, depth, t),
+                    );
                     assert_eq!(
                         got,
                         expected,
@@ -235,30 +267,27 @@ fn every_board_option_counts_the_standard_suite_exactly() {
                 }
                 positions += 1;
             }
-            (positions, nodes)
+            println!(
+                "board option {} on {}: {positions} positions, {nodes} nodes, exact",
+                U::NAME,
+                B::NAME
+            );
         }
-    }
-    fn run<U: Upkeep>(entries: &[EpdEntry], backend: Backend) {
-        match hq::with_backend(backend, Options::<U>(entries, PhantomData)) {
-            Ok((positions, nodes)) => println!(
-                "board option {} on {backend}: {positions} positions, {nodes} nodes, exact",
-                U::NAME
-            ),
-            Err(e) => println!("SKIPPED board option {} on {backend}: {e}", U::NAME),
+        match B::require() {
+            Ok(token) => {
+                run::<Recompute, B>(entries, token);
+                run::<Reversed, B>(entries, token);
+                run::<MackCheck, B>(entries, token);
+                run::<AttackTable, B>(entries, token);
+            }
+            Err(e) => println!("SKIPPED board options on {}: {e}", B::NAME),
         }
     }
     let entries = Suite::Standard.entries();
-    for backend in [
-        Backend::ReverseBitboards,
-        Backend::ScalarReverse,
-        Backend::Avx512,
-        Backend::ScalarRankTable,
-    ] {
-        run::<Recompute>(&entries, backend);
-        run::<Reversed>(&entries, backend);
-        run::<MackCheck>(&entries, backend);
-        run::<AttackTable>(&entries, backend);
-    }
+    run_on::<hq::backends::ReverseBitboards>(&entries);
+    run_on::<hq::backends::ScalarReverse>(&entries);
+    run_on::<hq::backends::Avx512>(&entries);
+    run_on::<hq::backends::ScalarRankTable>(&entries);
 }
 
 /// A small perft through every way in: the facade's active choice
@@ -293,7 +322,9 @@ fn a_small_perft_agrees_through_every_way_in() {
             "{fen}"
         );
         for backend in Backend::supported() {
-            let got = hq::with_backend(backend, Perft(&position, depth)).expect("supported");
+            let Done::Nodes(got) = work(backend, Work::Perft(&position, depth)) else {
+                unreachable!()
+            };
             assert_eq!(got, expected, "{fen} on {backend}");
             runs += 1;
         }
