@@ -7,7 +7,7 @@
 //! `go perft` over UCI.
 //!
 //! ```text
-//! cargo run --release -p hq-chess --example peers -- [--quick] [--repeat N] [--csv]
+//! cargo run --release -p hq-chess --example peers --features peers -- [--quick] [--repeat N] [--csv]
 //! ```
 //!
 //! Default workloads: start position depth 6 and Kiwipete depth 5 (`--quick`:

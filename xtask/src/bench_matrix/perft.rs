@@ -4,7 +4,7 @@
 //! `perft`, Stockfish's `go perft` when installed) on the same positions.
 //!
 //! The measuring is the `hq-chess` crate's own comparison,
-//! `cargo run --release -p hq-chess --example peers -- --csv` (start position
+//! `cargo run --release -p hq-chess --example peers --features peers -- --csv` (start position
 //! depth 6 and Kiwipete depth 5; `--quick`: depths 5 and 4), which checks
 //! every count against the known value and prints
 //! `csv,<workload>,<engine>,<nodes>,<seconds>,<nps>` lines read here. It is
@@ -35,6 +35,8 @@ pub fn run(root: &Path, quick: bool) -> Result<(Vec<PerftFigure>, Option<String>
         "-p",
         "hq-chess",
         "--example",
+        "peers",
+        "--features",
         "peers",
         "--",
         "--csv",
