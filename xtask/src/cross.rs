@@ -100,6 +100,11 @@ impl Step {
             // and a failing cross test is rerun by hand for the details.
             .env("CARGO_PROFILE_DEV_DEBUG", "0")
             .env("CARGO_PROFILE_TEST_DEBUG", "0")
+            // Optimised, but less: these tests check correctness under an
+            // emulator or a WASI runtime, and opt-level 1 built the perft
+            // suite in 27 % less time here with the same run time (its
+            // depth tiers follow the measured speed).
+            .env("CARGO_PROFILE_TEST_OPT_LEVEL", "1")
             .envs(self.env.iter().map(|(k, v)| (k, v)))
             .current_dir(crate::workspace_root())
             .status()

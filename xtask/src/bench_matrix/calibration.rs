@@ -1,5 +1,5 @@
 //! The calibration stage: `hq-info --calibrate` in fresh processes (the
-//! release build, in the `runtime` configuration's target dir), each start
+//! bench profile, in the `runtime` configuration's target dir), each start
 //! timing its own calibration and printing the plan it chose: how long
 //! `hq::calibrate` takes from a cold start, and how often the choice agrees.
 
@@ -13,10 +13,11 @@ pub const STARTS: usize = 20;
 /// Builds `hq-info` and runs it [`STARTS`] times (3 with `quick`).
 pub fn run(root: &Path, quick: bool) -> Result<CalibrationStarts, String> {
     let target = root.join("target/bench-matrix-build/default");
-    println!("\n[calibration] cargo build --release -p hq-info");
+    println!("\n[calibration] cargo build --profile bench -p hq-info");
     let status = Command::new(env!("CARGO"))
         .current_dir(root)
-        .args(["build", "-q", "--release", "-p", "hq-info"])
+        // The bench profile, as the matrix's builds in this target dir.
+        .args(["build", "-q", "--profile", "bench", "-p", "hq-info"])
         .env("CARGO_TARGET_DIR", &target)
         .env("RUSTFLAGS", "")
         .env_remove("CARGO_ENCODED_RUSTFLAGS")

@@ -4,7 +4,7 @@
 //! `perft`, Stockfish's `go perft` when installed) on the same positions.
 //!
 //! The measuring is the `hq-chess` crate's own comparison,
-//! `cargo run --release -p hq-chess --example peers --features peers -- --csv` (start position
+//! `cargo run --profile bench -p hq-chess --example peers --features peers -- --csv` (start position
 //! depth 6 and Kiwipete depth 5; `--quick`: depths 5 and 4), which checks
 //! every count against the known value and prints
 //! `csv,<workload>,<engine>,<nodes>,<seconds>,<nps>` lines read here. It is
@@ -29,9 +29,12 @@ pub fn run(root: &Path, quick: bool) -> Result<(Vec<PerftFigure>, Option<String>
         return Ok((Vec::new(), Some(note)));
     }
     let repeat = if quick { "1" } else { "3" };
+    // The bench profile (as the matrix's builds in the same target dir), so
+    // that the crates they share are built once.
     let mut args = vec![
         "run",
-        "--release",
+        "--profile",
+        "bench",
         "-p",
         "hq-chess",
         "--example",
