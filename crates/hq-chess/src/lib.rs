@@ -32,7 +32,8 @@
 //! * `cargo test -p hq-chess`: the suites (`suites/*.epd`) on every backend
 //!   the CPU supports and with every board option, at CI depths; `cargo
 //!   xtask perft-suite` runs every listed depth.
-//! * `cargo run --release -p hq-chess --example peers --features peers -- [--quick] [--csv]`:
+//! * `cargo run --release -p hq-chess --example peers --features peers-board-options -- [--quick] [--csv]`
+//!   (`--features peers` without the board-option rows):
 //!   the speed of hq's choice, every backend and every board option against
 //!   cozy-chess, shakmaty and Stockfish (`benches/peers.rs` is the criterion
 //!   version, without Stockfish).

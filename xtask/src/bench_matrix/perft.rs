@@ -40,7 +40,13 @@ pub fn run(root: &Path, quick: bool) -> Result<(Vec<PerftFigure>, Option<String>
         "--example",
         "peers",
         "--features",
-        "peers",
+        // The quick run (a pipeline check) leaves out the board-option
+        // rows, most of the example's build time.
+        if quick {
+            "peers"
+        } else {
+            "peers-board-options"
+        },
         "--",
         "--csv",
         "--repeat",
