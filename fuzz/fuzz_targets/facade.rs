@@ -28,9 +28,9 @@ fn check_selection() {
         Ok(name) if !name.is_empty() && !name.eq_ignore_ascii_case("auto") => {
             let backend = Backend::from_name(&name).expect("a valid HQ_BACKEND");
             assert_eq!(selection.source, Source::Environment, "{selection}");
-            assert_eq!(selection.choice, Choice::all(backend), "{selection}");
+            assert_eq!(selection.choice(), Choice::all(backend), "{selection}");
         }
-        _ => assert_eq!(selection.choice, selection.class.choice, "{selection}"),
+        _ => assert_eq!(selection.choice(), selection.class.choice, "{selection}"),
     }
     eprintln!(
         "facade target: {}",
