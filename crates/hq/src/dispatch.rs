@@ -15,7 +15,7 @@
 //! is only ever installed for a backend [`Backend::check_supported`] accepted.
 
 use crate::active::looping;
-use crate::choice::{self, Choice, ClassChoice, Latency, Pieces, Plan, Slider};
+use crate::choice::{self, Choice, ClassChoice, Latency, Plan, Slider};
 use crate::registry::FORCED;
 use crate::{Backend, BackendError, Group, WithBackend, registry};
 use core::fmt;
@@ -785,7 +785,7 @@ static PEXT_MASKS: [[AtomicU64; 64]; 3] = [const { [const { AtomicU64::new(0) };
 /// Arms (with `pext`'s masks) the PEXT path of each piece whose single
 /// lookups are `pext`'s, and disarms (zeros) the others'.
 #[cfg(target_arch = "x86_64")]
-fn arm_pext(single: Pieces) {
+fn arm_pext(single: crate::choice::Pieces) {
     use hq_pext::Pext;
     for sq in Square::ALL {
         let mask = |slider: Slider, mask: u64| {
