@@ -36,18 +36,23 @@ pub fn no_std() -> Result<(), String> {
         println!("\nSKIPPED no_std bare-metal build: rustup target {bare} is not installed");
         return Ok(());
     }
-    cargo_env(
-        &[
-            "build",
-            "-p",
-            "hq-attacks",
-            "--no-default-features",
-            "--release",
-            "--target",
-            bare,
-        ],
-        &[("CARGO_TARGET_DIR", "target/no-std")],
-    )
+    // Release and debug: an unoptimised build once met an LLVM error there
+    // (SIMD code a no-SSE target cannot lower) that the release build hid.
+    for profile in ["--release", "--profile=dev"] {
+        cargo_env(
+            &[
+                "build",
+                "-p",
+                "hq-attacks",
+                "--no-default-features",
+                profile,
+                "--target",
+                bare,
+            ],
+            &[("CARGO_TARGET_DIR", "target/no-std")],
+        )?;
+    }
+    Ok(())
 }
 
 /// The workspace's publishable packages (those without `publish = false`).

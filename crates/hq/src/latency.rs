@@ -42,6 +42,7 @@ trait Lookup: WithBackend<Output = Bitboard> {
 }
 
 impl Lookup for Single {
+    #[inline]
     fn free_function(self) -> Bitboard {
         let Single(slider, sq, occupancy) = self;
         match slider {
@@ -53,6 +54,7 @@ impl Lookup for Single {
 }
 
 impl Lookup for crate::LineJob {
+    #[inline]
     fn free_function(self) -> Bitboard {
         let crate::LineJob(line, sq, occupancy) = self;
         crate::line_attacks(line, sq, occupancy)
