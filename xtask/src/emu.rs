@@ -326,6 +326,8 @@ fn summary_lines(lines: &[String]) -> Vec<String> {
                 || l.contains("agree")
                 || l.contains("vectors passed")
                 || l.starts_with("single lookups:")
+                || l.starts_with("batches:")
+                || l.starts_with("set-wise:")
                 || l.starts_with("active:")
                 || l.starts_with("test result:")
                 || l.contains("present: require()")
@@ -345,13 +347,31 @@ fn check(r: &Run, status: Option<i32>, lines: &[String]) -> Option<String> {
     }
     let skipped = lines.iter().any(|l| l.contains("SKIPPED"));
     if r.binary.1 == "hq-info" {
-        let choice = lines.iter().find(|l| l.starts_with("single lookups:"));
+        // The first screen: one line per entry point.
+        let value = |name: &str| {
+            lines
+                .iter()
+                .find_map(|l| l.strip_prefix(name))
+                .map(|v| v.trim().to_owned())
+        };
+        let choice = match (
+            value("single lookups:"),
+            value("batches:"),
+            value("set-wise:"),
+        ) {
+            (Some(single), Some(batch), Some(setwise)) => Some(format!(
+                "single lookups: {single}, batches: {batch}, set-wise: {setwise}"
+            )),
+            _ => None,
+        };
         return match (choice, r.features_present) {
-            (None, _) => Some("hq-info printed no `single lookups:` line".into()),
+            (None, _) => Some(
+                "hq-info printed no `single lookups:`, `batches:` and `set-wise:` lines".into(),
+            ),
             (Some(c), false) if c.contains("avx512") => {
                 Some(format!("chose avx512 on a CPU without AVX-512: {c}"))
             }
-            (Some(c), true) if !c.contains(&intel_avx512_choice()) => Some(format!(
+            (Some(c), true) if !c.starts_with(&intel_avx512_choice()) => Some(format!(
                 "the emulated Tiger Lake should get the intel-avx512 class's choice ({}): {c}",
                 intel_avx512_choice()
             )),

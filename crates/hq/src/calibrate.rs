@@ -15,7 +15,8 @@
 //! * single lookups and latency chains over 128 inputs, batches of 64
 //!   squares, set-wise calls with 1-2, 4-6 and 10-14 sliders in equal parts;
 //! * in rounds: an untimed warm-up round, then rounds each timing every cell
-//!   once in a fresh random order, until [`BUDGET`] (5 ms) is spent; each
+//!   once in a fresh random order, until [`BUDGET`] (5 ms) is spent (but at least one timed round,
+//!   even on a slow CPU or an emulator); each
 //!   cell's figure is its median round;
 //! * a challenger replaces the starting plan's backend only if its median
 //!   is at least [`MARGIN`] faster, so noise does not flip a close choice.
@@ -489,7 +490,9 @@ pub(crate) fn measure(base: Plan) -> Result<Calibration, BackendError> {
     // Round 0 is the warm-up (tables into the caches, branch predictors).
     'rounds: for round in 0..=MAX_ROUNDS {
         let round_start = Instant::now();
-        if round > 0 && round_start.duration_since(start) + longest > DEADLINE {
+        // At least one timed round, even past the budget (a slow CPU, an
+        // emulator): a choice from one round beats none.
+        if round > 1 && round_start.duration_since(start) + longest > DEADLINE {
             break;
         }
         for i in (1..order.len()).rev() {
@@ -501,7 +504,7 @@ pub(crate) fn measure(base: Plan) -> Result<Calibration, BackendError> {
         for &i in &order {
             // A preempted round must not overrun the budget: a cell not
             // timed this round keeps its earlier samples.
-            if round > 0 && start.elapsed() > DEADLINE {
+            if round > 1 && start.elapsed() > DEADLINE {
                 break 'rounds;
             }
             let cell = &mut cells[i];
