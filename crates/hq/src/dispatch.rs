@@ -250,8 +250,19 @@ pub(crate) fn decide() -> Result<Selection, BackendError> {
         (Mode::RunTime, plan, source, Vec::new())
     };
     if calibrate_from_env()? {
-        plan = crate::calibrate::measure(plan)?.plan;
-        source = Source::Calibration;
+        // wasm32-unknown-unknown has no clock (the measuring would only
+        // return its error), and keeping the measuring out of the first
+        // call there keeps it out of every module that calls the free
+        // functions (the wasm module size step).
+        #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
+        {
+            plan = crate::calibrate::measure(plan)?.plan;
+            source = Source::Calibration;
+        }
+        #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+        return Err(BackendError::Invalid(
+            "HQ_CALIBRATE: calibration needs a clock, and wasm32-unknown-unknown has none".into(),
+        ));
     }
     if let Some(text) = plan_from_env()? {
         let env_error = |e: BackendError| BackendError::Environment {
@@ -667,6 +678,7 @@ impl Setwise {
     /// [`looping`] over `S`'s lookups and `W`'s set-wise entry, compiled for
     /// `W`'s level (the set-wise kernels' level; `S`'s lookups inline when it
     /// includes theirs, as x86-64-v4 includes PEXT's v3).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // only x86-64 has a combination
     pub(crate) const fn looping<S: SliderAttacks, W: SliderAttacks, const LOOP: u32>() -> Setwise {
         Setwise {
             rook: compiled_fn(
@@ -997,14 +1009,16 @@ pub(crate) fn forced<W: WithBackend>(group: Group, slider: Slider, job: W) -> W:
 /// combination the choice table uses (`None` for any other; `benches/tests/choice.rs`
 /// checks every row has its table, [`has_setwise_table`]).
 fn looping_setwise(choice: Choice) -> Option<&'static Setwise> {
-    use Backend::*;
     if !choice.loops_setwise() {
         return None;
     }
-    Some(match (choice.single, choice.setwise, choice.setwise_loop) {
-        (Pext, Avx512, 2) => const { &Setwise::looping::<hq_pext::Pext, hq_simd::Avx512, 2>() },
-        _ => return None,
-    })
+    // Only x86-64 has both backends (elsewhere the table would link PEXT's
+    // table into every program that calls the free functions).
+    #[cfg(target_arch = "x86_64")]
+    if (choice.single, choice.setwise, choice.setwise_loop) == (Backend::Pext, Backend::Avx512, 2) {
+        return Some(const { &Setwise::looping::<hq_pext::Pext, hq_simd::Avx512, 2>() });
+    }
+    None
 }
 
 /// Whether the free functions have the set-wise table `choice` needs
