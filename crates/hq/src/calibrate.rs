@@ -192,13 +192,7 @@ fn chosen(plan: &Plan, entry: Entry, slider: Slider) -> (Backend, Option<(Backen
                 plan.setwise.get(slider),
                 plan.setwise_loop.get(slider),
             );
-            let loops = dispatch::has_setwise_table(crate::Choice {
-                single,
-                batch: single,
-                setwise,
-                setwise_loop: n,
-            }) && n > 0
-                && single != setwise;
+            let loops = dispatch::piece_loop(single, setwise, n).is_some();
             (setwise, loops.then_some((single, n)))
         }
     }
@@ -409,6 +403,7 @@ fn cells() -> Vec<Cell> {
         })
     };
     for slider in Slider::ALL {
+        /// `slider`'s entry of a table.
         fn of<T>(slider: Slider, rook: T, bishop: T, queen: T) -> T {
             match slider {
                 Slider::Rook => rook,
@@ -416,12 +411,9 @@ fn cells() -> Vec<Cell> {
                 Slider::Queen => queen,
             }
         }
-        let pick3 = |r, b, q| of(slider, r, b, q);
-        let pick_batch = |r, b, q| of(slider, r, b, q);
-        let pick_setwise = |r, b, q| of(slider, r, b, q);
         for b in candidates(Entry::Single) {
             let s = tables(b).0;
-            let kernel = Kernel::Single(pick3(s.rook, s.bishop, s.queen));
+            let kernel = Kernel::Single(of(slider, s.rook, s.bishop, s.queen));
             #[cfg(target_arch = "x86_64")]
             let kernel = if b == Backend::Pext {
                 Kernel::PextSingle(slider)
@@ -435,26 +427,19 @@ fn cells() -> Vec<Cell> {
         }
         for b in candidates(Entry::Batch) {
             let t = tables(b).1;
-            let f = pick_batch(t.rook, t.bishop, t.queen);
+            let f = of(slider, t.rook, t.bishop, t.queen);
             push(Entry::Batch, slider, b, None, Kernel::Batch(f));
         }
         let setwise = candidates(Entry::Setwise);
         for &w in &setwise {
             let plain: &Setwise = tables(w).2;
-            let f = pick_setwise(plain.rook, plain.bishop, plain.queen);
+            let f = of(slider, plain.rook, plain.bishop, plain.queen);
             push(Entry::Setwise, slider, w, None, Kernel::Setwise(f));
             // The loops the free functions have over another single backend.
             for &single in &setwise {
                 let n = 2;
-                let choice = crate::Choice {
-                    single,
-                    batch: single,
-                    setwise: w,
-                    setwise_loop: n,
-                };
-                if single != w && dispatch::has_setwise_table(choice) {
-                    let t = dispatch::setwise_table(single, w, n);
-                    let f = pick_setwise(t.rook, t.bishop, t.queen);
+                if let Some(t) = dispatch::piece_loop(single, w, n) {
+                    let f = of(slider, t.rook, t.bishop, t.queen);
                     push(
                         Entry::Setwise,
                         slider,

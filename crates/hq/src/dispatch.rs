@@ -239,13 +239,14 @@ static SELECTION: Mutex<Option<Selection>> = Mutex::new(None);
 /// `HQ_BACKEND`'s), then a calibration if asked for, then `HQ_CHOICE`'s
 /// items over it.
 pub(crate) fn decide() -> Result<Selection, BackendError> {
+    let class = choice::this_cpu();
     let (mode, mut plan, mut source, notes) = if FORCED {
-        let (plan, source, notes) = forced_plan()?;
+        let (plan, source, notes) = forced_plan(class)?;
         (Mode::Forced, plan, source, notes)
     } else {
         let (plan, source) = match Backend::from_env()? {
             Some(backend) => (Plan::all(backend), Source::Environment),
-            None => (class_plan(choice::this_cpu()), Source::Class),
+            None => (class_plan(class), Source::Class),
         };
         (Mode::RunTime, plan, source, Vec::new())
     };
@@ -277,7 +278,7 @@ pub(crate) fn decide() -> Result<Selection, BackendError> {
     Ok(Selection {
         mode,
         plan,
-        class: choice::this_cpu(),
+        class,
         source,
         notes,
     })
@@ -293,8 +294,7 @@ pub(crate) fn class_plan(class: &ClassChoice) -> Plan {
 /// entry point and piece takes the class's backend if it is forced and
 /// runs here, else the first forced backend that runs here (the latency
 /// functions: else the single lookups').
-fn forced_plan() -> Result<(Plan, Source, Vec<String>), BackendError> {
-    let class = choice::this_cpu();
+fn forced_plan(class: &'static ClassChoice) -> Result<(Plan, Source, Vec<String>), BackendError> {
     // Forced: only the forced backends this CPU runs may serve.
     let mut runs = Vec::new();
     let mut notes = Vec::new();
@@ -393,33 +393,32 @@ pub(crate) fn set(backend: Backend) -> Result<(), BackendError> {
     if FORCED && !backend.is_forced() {
         return Err(BackendError::NotForced { requested: backend });
     }
-    let mut slot = SELECTION.lock().unwrap_or_else(|e| e.into_inner());
-    let mut s = match slot.take() {
-        Some(s) => s,
-        None => decide()?,
-    };
-    s.plan = Plan::all(backend);
-    s.source = Source::SetBackend;
-    install(&s.plan);
-    *slot = Some(s);
-    Ok(())
+    replace(Plan::all(backend), Source::SetBackend)
 }
 
 /// Installs `plan` (checked here) for every entry point, recording that a
 /// calibration (`calibrated`) or the caller chose it.
 pub(crate) fn set_plan(plan: Plan, calibrated: bool) -> Result<(), BackendError> {
     check_plan(&plan)?;
+    let source = if calibrated {
+        Source::Calibration
+    } else {
+        Source::SetBackend
+    };
+    replace(plan, source)
+}
+
+/// Installs `plan`, whose backends the caller checked, as the selection's,
+/// recording `source` (deciding the rest of the selection first if no call
+/// has yet).
+fn replace(plan: Plan, source: Source) -> Result<(), BackendError> {
     let mut slot = SELECTION.lock().unwrap_or_else(|e| e.into_inner());
     let mut s = match slot.take() {
         Some(s) => s,
         None => decide()?,
     };
     s.plan = plan;
-    s.source = if calibrated {
-        Source::Calibration
-    } else {
-        Source::SetBackend
-    };
+    s.source = source;
     install(&s.plan);
     *slot = Some(s);
     Ok(())
@@ -523,20 +522,28 @@ fn new_tables(plan: &Plan) -> (&'static Singles, &'static Batches, &'static Setw
 }
 
 /// The set-wise table a piece uses with `single` and `setwise` backends and
-/// a loop up to `setwise_loop` sliders (the calibration's candidates).
-pub(crate) fn setwise_table(
+/// a loop up to `setwise_loop` sliders: the loop's where the free functions
+/// have it ([`piece_loop`]), else the set-wise backend's own.
+fn setwise_table(single: Backend, setwise: Backend, setwise_loop: u32) -> &'static Setwise {
+    piece_loop(single, setwise, setwise_loop)
+        .unwrap_or_else(|| registry::tables(setwise).expect("a dispatched backend").2)
+}
+
+/// The table of a piece's set-wise calls looping over `single`'s lookups up
+/// to `setwise_loop` sliders before `setwise`'s kernel, if the loop applies
+/// (a count above 0, two different backends) and the free functions have
+/// it (the calibration's loop candidates).
+pub(crate) fn piece_loop(
     single: Backend,
     setwise: Backend,
     setwise_loop: u32,
-) -> &'static Setwise {
-    let choice = Choice {
+) -> Option<&'static Setwise> {
+    looping_setwise(Choice {
         single,
         batch: single,
         setwise,
         setwise_loop,
-    };
-    looping_setwise(choice)
-        .unwrap_or_else(|| registry::tables(setwise).expect("a dispatched backend").2)
+    })
 }
 
 fn ptr<T>(table: &'static T) -> *mut T {
@@ -966,14 +973,15 @@ const UNDECIDED: u8 = u8::MAX;
 /// as an index into [`Backend::ALL`]; [`UNDECIDED`] before the first call.
 static LATENCY: [AtomicU8; 3] = [const { AtomicU8::new(UNDECIDED) }; 3];
 
-/// The latency backend of `piece` (0 rook, 1 bishop, 2 queen), deciding on
-/// first use. Only backends [`install`] checked are ever stored.
+/// The latency backend of `slider`, deciding on first use. Only backends
+/// [`install`] checked are ever stored.
 #[inline(always)]
-pub(crate) fn latency_backend(piece: usize) -> Backend {
-    let mut index = LATENCY[piece].load(Ordering::Relaxed);
+pub(crate) fn latency_backend(slider: Slider) -> Backend {
+    let slot = &LATENCY[slider as usize];
+    let mut index = slot.load(Ordering::Relaxed);
     if index == UNDECIDED {
         first_call();
-        index = LATENCY[piece].load(Ordering::Acquire);
+        index = slot.load(Ordering::Acquire);
     }
     Backend::ALL[index as usize]
 }

@@ -71,24 +71,22 @@ pub(crate) const CHOICE: Choice = {
     choice
 };
 
-/// The backend of each piece of [`crate::latency`] without `std` (rook,
-/// bishop, queen): the class's where it may serve, else the single lookups'.
-pub(crate) const LATENCY: [Backend; 3] = {
+/// The backend of each piece of [`crate::latency`] without `std`: the
+/// class's where it may serve, else the single lookups'.
+pub(crate) const LATENCY: crate::Latency = {
     const fn or_single(b: Backend) -> Backend {
         if runs(b) { b } else { CHOICE.single }
     }
     let l = CLASS.latency;
-    [or_single(l.rook), or_single(l.bishop), or_single(l.queen)]
+    crate::Latency {
+        rook: or_single(l.rook),
+        bishop: or_single(l.bishop),
+        queen: or_single(l.queen),
+    }
 };
 
-/// [`LATENCY`] as a piece choice.
-pub(crate) const fn latency() -> crate::Latency {
-    crate::Latency {
-        rook: LATENCY[0],
-        bishop: LATENCY[1],
-        queen: LATENCY[2],
-    }
-}
+/// The plan of a build without `std` ([`CHOICE`] and [`LATENCY`]).
+pub(crate) const PLAN: crate::Plan = crate::Plan::of_class(CHOICE, LATENCY);
 
 /// Runs `job` on the compile-time choice of `group`.
 #[inline(always)]

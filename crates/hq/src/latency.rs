@@ -108,13 +108,20 @@ pub const SERVED: [Backend; 4] = [
     Backend::Pext,
 ];
 
-/// Whether the latency functions run `backend` themselves ([`SERVED`];
-/// `pext` only on x86-64).
+/// Whether the latency functions run `backend` themselves: it is in
+/// [`SERVED`] (`pext` only on x86-64).
 pub const fn serves(backend: Backend) -> bool {
-    matches!(
-        backend,
-        Backend::ScalarRankTable | Backend::ScalarRankDiagonal | Backend::Classic
-    ) || (cfg!(target_arch = "x86_64") && matches!(backend, Backend::Pext))
+    if matches!(backend, Backend::Pext) && !cfg!(target_arch = "x86_64") {
+        return false;
+    }
+    let mut i = 0;
+    while i < SERVED.len() {
+        if SERVED[i] as u8 == backend as u8 {
+            return true;
+        }
+        i += 1;
+    }
+    false
 }
 
 /// `slider`'s attacks by the latency functions' own kernel of `backend`
@@ -131,14 +138,14 @@ pub(crate) fn served(
     on(backend, Single(slider, sq, occupancy))
 }
 
-/// The backend of `piece` (0 rook, 1 bishop, 2 queen).
+/// The latency backend of `slider`.
 #[inline(always)]
-fn backend(piece: usize) -> Backend {
+fn backend(slider: Slider) -> Backend {
     cfg_if::cfg_if! {
         if #[cfg(feature = "std")] {
-            crate::dispatch::latency_backend(piece)
+            crate::dispatch::latency_backend(slider)
         } else {
-            crate::fixed::LATENCY[piece]
+            crate::fixed::LATENCY.get(slider)
         }
     }
 }
@@ -146,24 +153,27 @@ fn backend(piece: usize) -> Backend {
 /// Rook attacks from `sq` over `occupancy`, for dependency chains.
 #[inline(always)]
 pub fn rook_attacks(sq: Square, occupancy: Bitboard) -> Bitboard {
-    on(backend(0), Single(Slider::Rook, sq, occupancy))
+    on(backend(Slider::Rook), Single(Slider::Rook, sq, occupancy))
 }
 
 /// Bishop attacks from `sq` over `occupancy`, for dependency chains.
 #[inline(always)]
 pub fn bishop_attacks(sq: Square, occupancy: Bitboard) -> Bitboard {
-    on(backend(1), Single(Slider::Bishop, sq, occupancy))
+    on(
+        backend(Slider::Bishop),
+        Single(Slider::Bishop, sq, occupancy),
+    )
 }
 
 /// Queen attacks from `sq` over `occupancy`, for dependency chains.
 #[inline(always)]
 pub fn queen_attacks(sq: Square, occupancy: Bitboard) -> Bitboard {
-    on(backend(2), Single(Slider::Queen, sq, occupancy))
+    on(backend(Slider::Queen), Single(Slider::Queen, sq, occupancy))
 }
 
 /// Attacks from `sq` along one `line`, for dependency chains (the queen's
 /// backend).
 #[inline(always)]
 pub fn line_attacks(line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
-    on(backend(2), crate::LineJob(line, sq, occupancy))
+    on(backend(Slider::Queen), crate::LineJob(line, sq, occupancy))
 }

@@ -327,7 +327,7 @@ pub fn active_plan() -> Plan {
     #[cfg(feature = "std")]
     return selection().plan;
     #[cfg(not(feature = "std"))]
-    return Plan::of_class(fixed::CHOICE, fixed::latency());
+    return fixed::PLAN;
 }
 
 /// The backend behind the single-lookup free functions.

@@ -137,7 +137,7 @@ macro_rules! backends {
             use crate::fixed::CHOICE;
             $(
                 if const { CHOICE.single as u8 == Backend::$variant as u8 } {
-                    return crate::active::run_with_active::<$token, W>(crate::Plan::of_class(CHOICE, crate::fixed::latency()), job);
+                    return crate::active::run_with_active::<$token, W>(crate::fixed::PLAN, job);
                 }
             )*
             unreachable!()
