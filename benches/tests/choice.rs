@@ -55,13 +55,24 @@ fn score(r: &Results, row: &str, workloads: &[&str]) -> Option<f64> {
 
 #[test]
 fn every_class_choice_is_runnable_and_sane() {
+    let mut elsewhere = Vec::new();
     for class in CLASSES {
         let c = class.choice;
-        assert!(
-            has_setwise_table(c),
-            "{}: {c:?} has no set-wise table",
-            class.name
-        );
+        // A class of another architecture never applies to this build, and
+        // its set-wise loop table exists only where its backends do.
+        if class
+            .level
+            .arch()
+            .is_none_or(|arch| arch == std::env::consts::ARCH)
+        {
+            assert!(
+                has_setwise_table(c),
+                "{}: {c:?} has no set-wise table",
+                class.name
+            );
+        } else {
+            elsewhere.push(class.name);
+        }
         for b in [c.single, c.batch, c.setwise] {
             assert!(
                 b.level() <= class.level || b.level() == Level::Baseline,
@@ -79,6 +90,14 @@ fn every_class_choice_is_runnable_and_sane() {
                 );
             }
         }
+    }
+    if !elsewhere.is_empty() {
+        println!(
+            "choice: set-wise tables not checked for {} (classes of another architecture \
+             than this build's {})",
+            elsewhere.join(", "),
+            std::env::consts::ARCH
+        );
     }
     assert_eq!(CLASSES.last().map(|c| c.level), Some(Level::Baseline));
 }
