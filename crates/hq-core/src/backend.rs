@@ -70,7 +70,6 @@ pub trait SliderAttacks: Copy + Send + Sync + core::fmt::Debug + 'static {
             Err(MissingFeatures {
                 backend: Self::NAME,
                 level: Self::LEVEL,
-                extra: crate::cpu::FeatureSet::EMPTY,
                 missing: Self::LEVEL.features().missing(),
             })
         }
@@ -104,14 +103,16 @@ pub trait SliderAttacks: Copy + Send + Sync + core::fmt::Debug + 'static {
             },
             // SAFETY: the token proves the CPU has `Self::LEVEL`.
             Level::X86V3 => unsafe {
-                crate::cpu::run_at_v3(
+                crate::cpu::run_at(
+                    Level::X86V3,
                     #[inline(always)]
                     move || f(self),
                 )
             },
             // SAFETY: the token proves the CPU has `Self::LEVEL`.
             Level::X86V4 => unsafe {
-                crate::cpu::run_at_v4(
+                crate::cpu::run_at(
+                    Level::X86V4,
                     #[inline(always)]
                     move || f(self),
                 )

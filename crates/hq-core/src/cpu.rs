@@ -134,9 +134,37 @@ features! {
     Avx512dq = "avx512dq", "x86_64";
     Avx512vl = "avx512vl", "x86_64";
     Avx512vbmi = "avx512vbmi", "x86_64";
+    Avx512vbmi2 = "avx512vbmi2", "x86_64";
+    Avx512bitalg = "avx512bitalg", "x86_64";
+    Avx512ifma = "avx512ifma", "x86_64";
+    Avx512vnni = "avx512vnni", "x86_64";
+    Avx512vpopcntdq = "avx512vpopcntdq", "x86_64";
     Gfni = "gfni", "x86_64";
+    Vaes = "vaes", "x86_64";
+    Vpclmulqdq = "vpclmulqdq", "x86_64";
     Neon = "neon", "aarch64";
     Simd128 = "simd128", "wasm32";
+}
+
+impl Feature {
+    /// The feature called `name`; panics if none is.
+    const fn named(name: &[u8]) -> Feature {
+        let mut i = 0;
+        while i < Feature::ALL.len() {
+            let candidate = Feature::ALL[i].name().as_bytes();
+            if candidate.len() == name.len() {
+                let mut j = 0;
+                while j < name.len() && candidate[j] == name[j] {
+                    j += 1;
+                }
+                if j == name.len() {
+                    return Feature::ALL[i];
+                }
+            }
+            i += 1;
+        }
+        panic!("a level's target string names a feature `Feature` does not list")
+    }
 }
 
 impl fmt::Display for Feature {
@@ -160,6 +188,32 @@ impl FeatureSet {
         while i < features.len() {
             bits |= 1 << features[i] as u32;
             i += 1;
+        }
+        FeatureSet(bits)
+    }
+
+    /// The features of a `multiversion` target string, those after the
+    /// architecture: `x86_64+avx2+bmi2` gives AVX2 and BMI2.
+    ///
+    /// # Panics
+    ///
+    /// On a feature [`Feature`] does not list (at compile time in a `const`).
+    pub const fn of_target(target: &str) -> FeatureSet {
+        let bytes = target.as_bytes();
+        let mut bits = 0;
+        let mut start = 0;
+        while start < bytes.len() && bytes[start] != b'+' {
+            start += 1;
+        }
+        while start < bytes.len() {
+            start += 1;
+            let mut end = start;
+            while end < bytes.len() && bytes[end] != b'+' {
+                end += 1;
+            }
+            let name = bytes.split_at(end).0.split_at(start).1;
+            bits |= 1 << Feature::named(name) as u32;
+            start = end;
         }
         FeatureSet(bits)
     }
@@ -225,9 +279,9 @@ impl fmt::Display for FeatureSet {
 /// code compiled for a level ([`run_at`]) may use all of them.
 ///
 /// The x86-64 levels are the psABI micro-architecture levels; `X86V4` adds
-/// GFNI to v4 (Ice Lake and later, Zen 4 and later). Kernels that need more
-/// (AVX-512 VBMI's `vpermb`) name it on top of the level
-/// ([`MissingFeatures::check_with`]).
+/// Ice Lake's AVX-512 extensions to v4 (Ice Lake and later, Zen 4 and
+/// later), VBMI's `vpermb` and GFNI among them. Each level is defined once,
+/// by its `multiversion` target string (`levels!`).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 #[non_exhaustive]
 pub enum Level {
@@ -237,7 +291,9 @@ pub enum Level {
     X86V2,
     /// x86-64-v3: v2 plus AVX, AVX2, BMI1, BMI2, LZCNT, FMA, MOVBE, F16C.
     X86V3,
-    /// x86-64-v4 (AVX-512 F/BW/CD/DQ/VL) plus GFNI.
+    /// x86-64-v4 (AVX-512 F/BW/CD/DQ/VL) plus Ice Lake's AVX-512
+    /// extensions: VBMI, VBMI2, BITALG, IFMA, VNNI, VPOPCNTDQ, GFNI, VAES,
+    /// VPCLMULQDQ (see `levels!` for why all of them).
     X86V4,
     /// AArch64 Advanced SIMD (NEON).
     Neon,
@@ -246,45 +302,73 @@ pub enum Level {
     Simd128,
 }
 
-const V2: FeatureSet = FeatureSet::of(&[
-    Feature::Sse3,
-    Feature::Ssse3,
-    Feature::Sse41,
-    Feature::Sse42,
-    Feature::Popcnt,
-]);
-const V3: FeatureSet = V2.union(FeatureSet::of(&[
-    Feature::Avx,
-    Feature::Avx2,
-    Feature::Bmi1,
-    Feature::Bmi2,
-    Feature::Lzcnt,
-    Feature::Fma,
-    Feature::Movbe,
-    Feature::F16c,
-]));
-const V4: FeatureSet = V3.union(FeatureSet::of(&[
-    Feature::Avx512f,
-    Feature::Avx512bw,
-    Feature::Avx512cd,
-    Feature::Avx512dq,
-    Feature::Avx512vl,
-    Feature::Gfni,
-]));
+/// Each level's one definition: its `multiversion` target string (the
+/// architecture, then the features). From it come the level's
+/// [`FeatureSet`] (what detection checks), the `#[target_feature]`
+/// functions behind [`run_at`] and [`compiled_fn`], and `at_level!`, which
+/// compiles the backends' hand-written SIMD for a level. A new level is a
+/// line here and its [`Level`] variant.
+///
+/// `X86V4` is the psABI's v4 plus the AVX-512 extensions of Ice Lake:
+/// `multiversion` enables those with any AVX-512 feature (it does not
+/// target Skylake-X's AVX-512), so the level lists them, and detection
+/// checks every feature its code is compiled with. Every CPU with AVX-512
+/// and GFNI has them all (Ice Lake, Tiger Lake, Sapphire Rapids, Zen 4).
+macro_rules! levels {
+    ($d:tt $($level:ident = $target:tt;)*) => {
+        impl Level {
+            /// The level's `multiversion` target string (`x86_64+sse3+...`;
+            /// `None` for [`Level::Baseline`]).
+            pub const fn target(self) -> Option<&'static str> {
+                match self {
+                    Level::Baseline => None,
+                    $(Level::$level => Some($target),)*
+                }
+            }
+
+            /// The features of the level.
+            pub const fn features(self) -> FeatureSet {
+                match self {
+                    Level::Baseline => FeatureSet::EMPTY,
+                    $(Level::$level => const { FeatureSet::of_target($target) },)*
+                }
+            }
+        }
+
+        /// Compiles items for a [`Level`](crate::cpu::Level): each gets
+        /// `#[multiversion::target]` with the level's target string, so it
+        /// exists only on the level's architecture and may use every
+        /// feature of the level. Call such a function only where the CPU
+        /// has the level (a token of the level proves it).
+        ///
+        /// ```
+        /// hq_core::at_level! { X86V3;
+        ///     /// Compiled with AVX2, BMI2 and the rest of x86-64-v3.
+        ///     pub fn shifted(x: u64) -> u64 {
+        ///         x << 1
+        ///     }
+        /// }
+        /// ```
+        #[macro_export]
+        macro_rules! at_level {
+            $(($level; $d($d item:item)*) => {
+                $d(#[$d crate::__multiversion::target($target)] $d item)*
+            };)*
+        }
+    };
+}
+
+levels! { $
+    X86V2 = "x86_64+sse3+ssse3+sse4.1+sse4.2+popcnt";
+    X86V3 = "x86_64+sse3+ssse3+sse4.1+sse4.2+popcnt+avx+avx2+bmi1+bmi2+lzcnt+fma+movbe+f16c";
+    X86V4 = "x86_64+sse3+ssse3+sse4.1+sse4.2+popcnt+avx+avx2+bmi1+bmi2+lzcnt+fma+movbe+f16c\
+             +avx512f+avx512bw+avx512cd+avx512dq+avx512vl+avx512vbmi+avx512vbmi2+avx512bitalg\
+             +avx512ifma+avx512vnni+avx512vpopcntdq+gfni+vaes+vpclmulqdq";
+    Neon = "aarch64+neon";
+    Simd128 = "wasm32+simd128";
+}
 
 impl Level {
-    /// The features of the level.
-    pub const fn features(self) -> FeatureSet {
-        match self {
-            Level::Baseline => FeatureSet::EMPTY,
-            Level::X86V2 => V2,
-            Level::X86V3 => V3,
-            Level::X86V4 => V4,
-            Level::Neon => FeatureSet::of(&[Feature::Neon]),
-            Level::Simd128 => FeatureSet::of(&[Feature::Simd128]),
-        }
-    }
-
     /// A short name (`x86-64-v3`, `neon`, ...).
     pub const fn name(self) -> &'static str {
         match self {
@@ -381,34 +465,6 @@ pub unsafe fn run_at<R>(level: Level, f: impl FnOnce() -> R) -> R {
         // NEON is part of every AArch64 Rust target; simd128 is compile-time.
         _ => f(),
     }
-}
-
-/// [`run_at`] for x86-64-v3, without the level match.
-///
-/// # Safety
-///
-/// As [`run_at`]: the CPU must have every feature of [`Level::X86V3`].
-#[inline(always)]
-pub unsafe fn run_at_v3<R>(f: impl FnOnce() -> R) -> R {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: the caller guarantees the level's features.
-    return unsafe { x86::v3(f) };
-    #[cfg(not(target_arch = "x86_64"))]
-    return f();
-}
-
-/// [`run_at`] for [`Level::X86V4`], without the level match.
-///
-/// # Safety
-///
-/// As [`run_at`]: the CPU must have every feature of [`Level::X86V4`].
-#[inline(always)]
-pub unsafe fn run_at_v4<R>(f: impl FnOnce() -> R) -> R {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: the caller guarantees the level's features.
-    return unsafe { x86::v4(f) };
-    #[cfg(not(target_arch = "x86_64"))]
-    return f();
 }
 
 /// Code compiled for one level, as a type whose values prove the CPU has the
@@ -549,47 +605,29 @@ unsafe fn baseline_fn<A, B, R, F: Fn(A, B) -> R + Copy>(a: A, b: B) -> R {
 mod x86 {
     use super::conjure;
 
-    #[target_feature(enable = "sse3,ssse3,sse4.1,sse4.2,popcnt")]
-    pub(super) fn v2<R>(f: impl FnOnce() -> R) -> R {
-        f()
+    /// A level's two entries: `run` inlines a closure into the level's
+    /// code ([`run_at`](super::run_at)), `run_fn` is the zero-sized closure
+    /// `F` of two arguments compiled for the level
+    /// ([`compiled_fn`](super::compiled_fn)).
+    macro_rules! entries {
+        ($($level:ident: $run:ident, $run_fn:ident;)*) => {$(
+            at_level! { $level;
+                pub(super) fn $run<R>(f: impl FnOnce() -> R) -> R {
+                    f()
+                }
+
+                pub(super) unsafe fn $run_fn<A, B, R, F: Fn(A, B) -> R + Copy>(a: A, b: B) -> R {
+                    // SAFETY: see `conjure`.
+                    (unsafe { conjure::<F>() })(a, b)
+                }
+            }
+        )*};
     }
 
-    #[target_feature(enable = "sse3,ssse3,sse4.1,sse4.2,popcnt")]
-    pub(super) unsafe fn v2_fn<A, B, R, F: Fn(A, B) -> R + Copy>(a: A, b: B) -> R {
-        // SAFETY: see `conjure`.
-        (unsafe { conjure::<F>() })(a, b)
-    }
-
-    #[target_feature(
-        enable = "sse3,ssse3,sse4.1,sse4.2,popcnt,avx,avx2,bmi1,bmi2,lzcnt,fma,movbe,f16c"
-    )]
-    pub(super) unsafe fn v3_fn<A, B, R, F: Fn(A, B) -> R + Copy>(a: A, b: B) -> R {
-        // SAFETY: see `conjure`.
-        (unsafe { conjure::<F>() })(a, b)
-    }
-
-    #[target_feature(
-        enable = "sse3,ssse3,sse4.1,sse4.2,popcnt,avx,avx2,bmi1,bmi2,lzcnt,fma,movbe,f16c,\
-                  avx512f,avx512bw,avx512cd,avx512dq,avx512vl,gfni"
-    )]
-    pub(super) unsafe fn v4_fn<A, B, R, F: Fn(A, B) -> R + Copy>(a: A, b: B) -> R {
-        // SAFETY: see `conjure`.
-        (unsafe { conjure::<F>() })(a, b)
-    }
-
-    #[target_feature(
-        enable = "sse3,ssse3,sse4.1,sse4.2,popcnt,avx,avx2,bmi1,bmi2,lzcnt,fma,movbe,f16c"
-    )]
-    pub(super) fn v3<R>(f: impl FnOnce() -> R) -> R {
-        f()
-    }
-
-    #[target_feature(
-        enable = "sse3,ssse3,sse4.1,sse4.2,popcnt,avx,avx2,bmi1,bmi2,lzcnt,fma,movbe,f16c,\
-                  avx512f,avx512bw,avx512cd,avx512dq,avx512vl,gfni"
-    )]
-    pub(super) fn v4<R>(f: impl FnOnce() -> R) -> R {
-        f()
+    entries! {
+        X86V2: v2, v2_fn;
+        X86V3: v3, v3_fn;
+        X86V4: v4, v4_fn;
     }
 }
 
@@ -601,33 +639,20 @@ pub struct MissingFeatures {
     pub backend: &'static str,
     /// The level it is compiled for.
     pub level: Level,
-    /// What it needs beyond the level (empty for most backends).
-    pub extra: FeatureSet,
-    /// The features this CPU lacks (of the level and the extra ones).
+    /// The features of the level this CPU lacks.
     pub missing: FeatureSet,
 }
 
 impl MissingFeatures {
     /// `Ok(())` if the CPU has all of `level`, else the error for `backend`.
     pub fn check(backend: &'static str, level: Level) -> Result<(), MissingFeatures> {
-        MissingFeatures::check_with(backend, level, FeatureSet::EMPTY)
-    }
-
-    /// `Ok(())` if the CPU has all of `level` and of `extra`, else the
-    /// error for `backend`.
-    pub fn check_with(
-        backend: &'static str,
-        level: Level,
-        extra: FeatureSet,
-    ) -> Result<(), MissingFeatures> {
-        let missing = level.features().union(extra).missing();
+        let missing = level.features().missing();
         if missing.is_empty() {
             Ok(())
         } else {
             Err(MissingFeatures {
                 backend,
                 level,
-                extra,
                 missing,
             })
         }
@@ -651,9 +676,6 @@ impl fmt::Display for MissingFeatures {
             );
         }
         write!(f, " ({})", self.level.features())?;
-        if !self.extra.is_empty() {
-            write!(f, " plus {}", self.extra)?;
-        }
         write!(f, "; missing here: {}", self.missing)?;
         if self.level == Level::Simd128 {
             // wasm has no run-time detection: simd128 is a build option.
@@ -844,6 +866,34 @@ mod tests {
     }
 
     #[test]
+    fn each_level_has_exactly_the_features_of_its_target_string() {
+        for level in [
+            Level::X86V2,
+            Level::X86V3,
+            Level::X86V4,
+            Level::Neon,
+            Level::Simd128,
+        ] {
+            let target = level
+                .target()
+                .expect("a level beyond baseline has a target");
+            let mut parts = target.split('+');
+            assert_eq!(parts.next(), level.arch(), "{level}: {target}");
+            let names: std::vec::Vec<&str> = parts.collect();
+            let listed: std::vec::Vec<&str> = level.features().iter().map(Feature::name).collect();
+            assert_eq!(names.len(), listed.len(), "{level}: {target}");
+            assert!(
+                names.iter().all(|n| listed.contains(n)),
+                "{level}: {target}"
+            );
+        }
+        // What the AVX-512 kernels use is in the level itself.
+        let v4 = Level::X86V4.features();
+        assert!(v4.contains(Feature::Avx512vbmi) && v4.contains(Feature::Gfni));
+        assert_eq!(Level::Baseline.target(), None);
+    }
+
+    #[test]
     fn run_at_runs_the_closure_at_every_detected_level() {
         for level in [Level::Baseline, Level::X86V2, Level::X86V3, Level::X86V4] {
             if level.is_detected() {
@@ -863,7 +913,6 @@ mod tests {
         let e = MissingFeatures {
             backend: "avx512",
             level: Level::X86V4,
-            extra: FeatureSet::of(&[Feature::Avx512vbmi]),
             missing: FeatureSet::of(&[Feature::Gfni, Feature::Avx512vbmi]),
         };
         let text = std::format!("{e}");
@@ -871,7 +920,7 @@ mod tests {
             assert!(
                 text.contains("avx512vbmi, gfni")
                     && text.contains("x86-64-v4")
-                    && text.contains("plus avx512vbmi"),
+                    && text.contains("missing here: avx512vbmi, gfni"),
                 "{text}"
             );
         } else {

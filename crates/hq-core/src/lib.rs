@@ -51,3 +51,7 @@ pub use masks::{
 };
 pub use random::SplitMix64;
 pub use square::{ParseSquareError, Square};
+
+/// For `at_level!`: the attribute it puts on each item.
+#[doc(hidden)]
+pub use multiversion as __multiversion;

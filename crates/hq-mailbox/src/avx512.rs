@@ -31,7 +31,7 @@ use crate::{
     as_bytes, code_of_one_hot, from_one_hot, from_valid_bytes,
 };
 use core::arch::x86_64::*;
-use hq_core::cpu::{Feature, FeatureSet, Level, MissingFeatures};
+use hq_core::cpu::{Level, MissingFeatures};
 use hq_core::piece::Piece;
 
 /// Proof that the CPU has AVX-512 F, BW, VBMI and GFNI, for the transposition.
@@ -42,10 +42,8 @@ impl MailboxAvx512 {
     /// The instruction set the transposition is compiled for (AVX-512 F, BW,
     /// VBMI and GFNI are in it).
     pub const LEVEL: Level = Level::X86V4;
-    /// What the kernels need beyond [`Self::LEVEL`]: AVX-512 VBMI (`vpermb`).
-    pub const EXTRA: FeatureSet = FeatureSet::of(&[Feature::Avx512vbmi]);
 
-    /// The token, if the CPU has [`Self::LEVEL`] and [`Self::EXTRA`].
+    /// The token, if the CPU has [`Self::LEVEL`].
     #[inline]
     pub fn new() -> Option<Self> {
         Self::require().ok()
@@ -53,8 +51,7 @@ impl MailboxAvx512 {
 
     /// The token, or what this CPU lacks.
     pub fn require() -> Result<Self, MissingFeatures> {
-        MissingFeatures::check_with("mailbox-avx512", Self::LEVEL, Self::EXTRA)
-            .map(|()| MailboxAvx512(()))
+        MissingFeatures::check("mailbox-avx512", Self::LEVEL).map(|()| MailboxAvx512(()))
     }
 
     /// Mailbox to planes.
@@ -171,95 +168,91 @@ const _: () = {
     }
 };
 
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
-fn one_hot_table() -> __m512i {
-    // SAFETY: 16 readable bytes; unaligned load.
-    let t = unsafe { _mm_loadu_si128(ONE_HOT_OF_CODE.as_ptr().cast()) };
-    _mm512_broadcast_i32x4(t)
-}
+hq_core::at_level! { X86V4;
+    #[inline]
+    fn one_hot_table() -> __m512i {
+        // SAFETY: 16 readable bytes; unaligned load.
+        let t = unsafe { _mm_loadu_si128(ONE_HOT_OF_CODE.as_ptr().cast()) };
+        _mm512_broadcast_i32x4(t)
+    }
 
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
-fn load(bytes: &[u8; 64]) -> __m512i {
-    // SAFETY: 64 readable bytes; unaligned load.
-    unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) }
-}
+    #[inline]
+    fn load(bytes: &[u8; 64]) -> __m512i {
+        // SAFETY: 64 readable bytes; unaligned load.
+        unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) }
+    }
 
-/// Mailbox bytes to planes: `vpshufb`, data-as-matrix `vgf2p8affineqb`, `vpermb`.
-///
-/// # Safety
-///
-/// The CPU must have AVX-512 F, BW, VBMI and GFNI.
-#[inline(never)]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
-pub unsafe fn to_planes(mailbox: &[u8; 64]) -> [u64; 8] {
-    let x = _mm512_shuffle_epi8(load(mailbox), load(&QWORD_BYTE_REVERSE));
-    let by_rank = _mm512_gf2p8affine_epi64_epi8::<0>(_mm512_set1_epi64(IDENTITY), x);
-    let planes = _mm512_permutexvar_epi8(load(&BYTE_TRANSPOSE), by_rank);
-    let mut out = [0u64; 8];
-    // SAFETY: 64 writable bytes; unaligned store.
-    unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), planes) };
-    out
-}
+    /// Mailbox bytes to planes: `vpshufb`, data-as-matrix `vgf2p8affineqb`, `vpermb`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have every feature of [`Level::X86V4`].
+    #[inline(never)]
+    pub unsafe fn to_planes(mailbox: &[u8; 64]) -> [u64; 8] {
+        let x = _mm512_shuffle_epi8(load(mailbox), load(&QWORD_BYTE_REVERSE));
+        let by_rank = _mm512_gf2p8affine_epi64_epi8::<0>(_mm512_set1_epi64(IDENTITY), x);
+        let planes = _mm512_permutexvar_epi8(load(&BYTE_TRANSPOSE), by_rank);
+        let mut out = [0u64; 8];
+        // SAFETY: 64 writable bytes; unaligned store.
+        unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), planes) };
+        out
+    }
 
-/// Planes to mailbox bytes: `vpermb`, data-as-matrix `vgf2p8affineqb`.
-///
-/// # Safety
-///
-/// The CPU must have AVX-512 F, BW, VBMI and GFNI.
-#[inline(never)]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
-pub unsafe fn to_bytes(planes: &[u64; 8]) -> [u8; 64] {
-    // SAFETY: 64 readable bytes; unaligned load.
-    let p = unsafe { _mm512_loadu_si512(planes.as_ptr().cast()) };
-    let by_rank = _mm512_permutexvar_epi8(load(&BYTE_TRANSPOSE_FLIP), p);
-    let bytes = _mm512_gf2p8affine_epi64_epi8::<0>(_mm512_set1_epi64(IDENTITY), by_rank);
-    let mut out = [0u8; 64];
-    // SAFETY: 64 writable bytes; unaligned store.
-    unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), bytes) };
-    out
-}
+    /// Planes to mailbox bytes: `vpermb`, data-as-matrix `vgf2p8affineqb`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have every feature of [`Level::X86V4`].
+    #[inline(never)]
+    pub unsafe fn to_bytes(planes: &[u64; 8]) -> [u8; 64] {
+        // SAFETY: 64 readable bytes; unaligned load.
+        let p = unsafe { _mm512_loadu_si512(planes.as_ptr().cast()) };
+        let by_rank = _mm512_permutexvar_epi8(load(&BYTE_TRANSPOSE_FLIP), p);
+        let bytes = _mm512_gf2p8affine_epi64_epi8::<0>(_mm512_set1_epi64(IDENTITY), by_rank);
+        let mut out = [0u8; 64];
+        // SAFETY: 64 writable bytes; unaligned store.
+        unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), bytes) };
+        out
+    }
 
-/// Mailbox to [`PieceBitboards`]: `vpshufb` (code -> one-hot byte),
-/// `vpshufb` (qword byte reversal), data-as-matrix `vgf2p8affineqb`, `vpermb`.
-///
-/// # Safety
-///
-/// The CPU must have AVX-512 F, BW, VBMI and GFNI.
-#[inline(never)]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
-pub unsafe fn to_bitboards(mailbox: &[Piece; 64]) -> PieceBitboards {
-    let one_hot = _mm512_shuffle_epi8(one_hot_table(), load(as_bytes(mailbox)));
-    let x = _mm512_shuffle_epi8(one_hot, load(&QWORD_BYTE_REVERSE));
-    let by_rank = _mm512_gf2p8affine_epi64_epi8::<0>(_mm512_set1_epi64(IDENTITY), x);
-    let boards = _mm512_permutexvar_epi8(load(&BYTE_TRANSPOSE), by_rank);
-    let mut out = PieceBitboards::default();
-    // SAFETY: `PieceBitboards` is 64 bytes, 64-aligned, `repr(C)` over eight
-    // `u64`s (asserted in lib.rs), so any bits are valid; aligned store.
-    unsafe { _mm512_store_si512((&raw mut out).cast(), boards) };
-    out
-}
+    /// Mailbox to [`PieceBitboards`]: `vpshufb` (code -> one-hot byte),
+    /// `vpshufb` (qword byte reversal), data-as-matrix `vgf2p8affineqb`, `vpermb`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have every feature of [`Level::X86V4`].
+    #[inline(never)]
+    pub unsafe fn to_bitboards(mailbox: &[Piece; 64]) -> PieceBitboards {
+        let one_hot = _mm512_shuffle_epi8(one_hot_table(), load(as_bytes(mailbox)));
+        let x = _mm512_shuffle_epi8(one_hot, load(&QWORD_BYTE_REVERSE));
+        let by_rank = _mm512_gf2p8affine_epi64_epi8::<0>(_mm512_set1_epi64(IDENTITY), x);
+        let boards = _mm512_permutexvar_epi8(load(&BYTE_TRANSPOSE), by_rank);
+        let mut out = PieceBitboards::default();
+        // SAFETY: `PieceBitboards` is 64 bytes, 64-aligned, `repr(C)` over eight
+        // `u64`s (asserted in lib.rs), so any bits are valid; aligned store.
+        unsafe { _mm512_store_si512((&raw mut out).cast(), boards) };
+        out
+    }
 
-/// [`PieceBitboards`] to piece codes (written to `codes`); returns the mask
-/// of the squares whose one-hot byte is no piece's (their codes are then
-/// meaningless):
-/// `vpermb`, data-as-matrix `vgf2p8affineqb`, `vgf2p8affineqb` (one-hot ->
-/// code), `vpshufb` (code -> one-hot again), `vpcmpneqb`.
-///
-/// # Safety
-///
-/// The CPU must have AVX-512 F, BW, VBMI and GFNI.
-#[inline(never)]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
-pub unsafe fn to_codes(boards: &PieceBitboards, codes: &mut [u8; 64]) -> u64 {
-    // SAFETY: `PieceBitboards` is 64 bytes and 64-aligned (asserted in lib.rs); aligned load.
-    let p = unsafe { _mm512_load_si512((&raw const *boards).cast()) };
-    let by_rank = _mm512_permutexvar_epi8(load(&BYTE_TRANSPOSE_FLIP), p);
-    let one_hot = _mm512_gf2p8affine_epi64_epi8::<0>(_mm512_set1_epi64(IDENTITY), by_rank);
-    let code = _mm512_gf2p8affine_epi64_epi8::<0>(one_hot, _mm512_set1_epi64(ONE_HOT_TO_CODE));
-    let again = _mm512_shuffle_epi8(one_hot_table(), code);
-    // SAFETY: 64 writable bytes; unaligned store.
-    unsafe { _mm512_storeu_si512(codes.as_mut_ptr().cast(), code) };
-    _mm512_cmpneq_epi8_mask(again, one_hot)
+    /// [`PieceBitboards`] to piece codes (written to `codes`); returns the mask
+    /// of the squares whose one-hot byte is no piece's (their codes are then
+    /// meaningless):
+    /// `vpermb`, data-as-matrix `vgf2p8affineqb`, `vgf2p8affineqb` (one-hot ->
+    /// code), `vpshufb` (code -> one-hot again), `vpcmpneqb`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have every feature of [`Level::X86V4`].
+    #[inline(never)]
+    pub unsafe fn to_codes(boards: &PieceBitboards, codes: &mut [u8; 64]) -> u64 {
+        // SAFETY: `PieceBitboards` is 64 bytes and 64-aligned (asserted in lib.rs); aligned load.
+        let p = unsafe { _mm512_load_si512((&raw const *boards).cast()) };
+        let by_rank = _mm512_permutexvar_epi8(load(&BYTE_TRANSPOSE_FLIP), p);
+        let one_hot = _mm512_gf2p8affine_epi64_epi8::<0>(_mm512_set1_epi64(IDENTITY), by_rank);
+        let code = _mm512_gf2p8affine_epi64_epi8::<0>(one_hot, _mm512_set1_epi64(ONE_HOT_TO_CODE));
+        let again = _mm512_shuffle_epi8(one_hot_table(), code);
+        // SAFETY: 64 writable bytes; unaligned store.
+        unsafe { _mm512_storeu_si512(codes.as_mut_ptr().cast(), code) };
+        _mm512_cmpneq_epi8_mask(again, one_hot)
+    }
 }

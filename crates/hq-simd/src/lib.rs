@@ -57,8 +57,7 @@ use hq_core::{Bitboard, Line, SliderAttacks, Square, check_batch_lengths};
 macro_rules! simd_backend {
     (
         $(#[$doc:meta])*
-        $token:ident in $module:ident: $name:literal, $level:expr, $arch:literal,
-        features $features:literal,
+        $token:ident in $module:ident: $name:literal, $level:ident, $arch:literal,
         rook $rook:path, bishop $bishop:path, queen $queen:path,
         batch $batch:ident $(($lanes:ty))?,
         setwise $setwise:ident($($setwise_args:tt)*)
@@ -76,59 +75,54 @@ macro_rules! simd_backend {
             use crate::{arch::*, generic};
             use hq_core::{Bitboard, Square};
 
-            /// The features the entry points are compiled with (a subset of the level's).
-            #[allow(dead_code)]
-            pub(crate) const FEATURES: &str = $features;
+            hq_core::at_level! { $level;
+                #[inline]
+                pub(crate) fn rook(sq: Square, occupancy: u64) -> u64 {
+                    // SAFETY: compiled with the level's features.
+                    unsafe { $rook(sq, occupancy) }
+                }
 
-            #[inline]
-            #[target_feature(enable = $features)]
-            pub(crate) fn rook(sq: Square, occupancy: u64) -> u64 {
-                // SAFETY: compiled with the kernel's features.
-                unsafe { $rook(sq, occupancy) }
-            }
+                #[inline]
+                pub(crate) fn bishop(sq: Square, occupancy: u64) -> u64 {
+                    // SAFETY: compiled with the level's features.
+                    unsafe { $bishop(sq, occupancy) }
+                }
 
-            #[inline]
-            #[target_feature(enable = $features)]
-            pub(crate) fn bishop(sq: Square, occupancy: u64) -> u64 {
-                // SAFETY: compiled with the kernel's features.
-                unsafe { $bishop(sq, occupancy) }
-            }
+                #[inline]
+                pub(crate) fn queen(sq: Square, occupancy: u64) -> u64 {
+                    // SAFETY: compiled with the level's features.
+                    unsafe { $queen(sq, occupancy) }
+                }
 
-            #[inline]
-            #[target_feature(enable = $features)]
-            pub(crate) fn queen(sq: Square, occupancy: u64) -> u64 {
-                // SAFETY: compiled with the kernel's features.
-                unsafe { $queen(sq, occupancy) }
+                /// Rook lines if `ROOK`, bishop lines if `BISHOP`, for every square.
+                #[inline]
+                pub(crate) fn batch<const ROOK: bool, const BISHOP: bool>(
+                    squares: &[Square],
+                    occupancy: u64,
+                    out: &mut [Bitboard],
+                ) {
+                    simd_backend!(@batch $batch $(($lanes))?, squares, occupancy, out, ROOK, BISHOP);
+                }
             }
 
             $(
-            /// Queen attacks with the reversed occupancy given.
-            #[inline]
-            #[target_feature(enable = $features)]
-            pub(crate) fn queen_pair(sq: Square, occupancy: u64, reversed: u64) -> u64 {
-                // SAFETY: compiled with the kernel's features.
-                unsafe { $queen_pair(sq, occupancy, reversed) }
+            hq_core::at_level! { $level;
+                /// Queen attacks with the reversed occupancy given.
+                #[inline]
+                pub(crate) fn queen_pair(sq: Square, occupancy: u64, reversed: u64) -> u64 {
+                    // SAFETY: compiled with the level's features.
+                    unsafe { $queen_pair(sq, occupancy, reversed) }
+                }
             }
             )?
 
-            simd_backend!(@setwise_fn $setwise($($setwise_args)*), $features);
-
-            /// Rook lines if `ROOK`, bishop lines if `BISHOP`, for every square.
-            #[inline]
-            #[target_feature(enable = $features)]
-            pub(crate) fn batch<const ROOK: bool, const BISHOP: bool>(
-                squares: &[Square],
-                occupancy: u64,
-                out: &mut [Bitboard],
-            ) {
-                simd_backend!(@batch $batch $(($lanes))?, squares, occupancy, out, ROOK, BISHOP);
-            }
+            simd_backend!(@setwise_fn $setwise($($setwise_args)*), $level);
         }
 
         #[cfg(target_arch = $arch)]
         #[allow(unused_unsafe)] // wasm: safe to call where simd128 is on for the whole build
         impl SliderAttacks for $token {
-            simd_backend!(@identity $token, $name, $level);
+            simd_backend!(@identity $token, $name, Level::$level);
 
             /// The piece kernel through the line, masked to it (the other
             /// line's attacks lie outside the mask).
@@ -195,7 +189,7 @@ macro_rules! simd_backend {
         /// misuse of `new_unchecked` still gets right answers.
         #[cfg(not(target_arch = $arch))]
         impl SliderAttacks for $token {
-            simd_backend!(@identity $token, $name, $level);
+            simd_backend!(@identity $token, $name, Level::$level);
 
             #[inline]
             fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
@@ -218,26 +212,27 @@ macro_rules! simd_backend {
     };
     // The vector fill: a function of the token's features, called above
     // the crossover.
-    (@setwise_fn fill($rt:ty, $bt:ty, $qt:ty), $features:literal) => {
-        /// The set-wise kernel for `piece` (the sliders count as occupied),
-        /// used above the token's crossover.
-        #[inline]
-        #[target_feature(enable = $features)]
-        pub(crate) fn setwise(piece: crate::generic::fill::Piece, sliders: u64, occupancy: u64) -> u64 {
-            use crate::generic::fill::{self, Piece};
-            // SAFETY: compiled with the register types' features.
-            unsafe {
-                match piece {
-                    Piece::Rook => fill::attacks::<$rt>(Piece::Rook, sliders, occupancy),
-                    Piece::Bishop => fill::attacks::<$bt>(Piece::Bishop, sliders, occupancy),
-                    Piece::Queen => fill::attacks::<$qt>(Piece::Queen, sliders, occupancy),
+    (@setwise_fn fill($rt:ty, $bt:ty, $qt:ty), $level:ident) => {
+        hq_core::at_level! { $level;
+            /// The set-wise kernel for `piece` (the sliders count as occupied),
+            /// used above the token's crossover.
+            #[inline]
+            pub(crate) fn setwise(piece: crate::generic::fill::Piece, sliders: u64, occupancy: u64) -> u64 {
+                use crate::generic::fill::{self, Piece};
+                // SAFETY: compiled with the register types' features.
+                unsafe {
+                    match piece {
+                        Piece::Rook => fill::attacks::<$rt>(Piece::Rook, sliders, occupancy),
+                        Piece::Bishop => fill::attacks::<$bt>(Piece::Bishop, sliders, occupancy),
+                        Piece::Queen => fill::attacks::<$qt>(Piece::Queen, sliders, occupancy),
+                    }
                 }
             }
         }
     };
     // The portable fill needs no function of its own: it inlines into the
     // caller, compiled as the caller is (a job at x86-64-v3 or above).
-    (@setwise_fn scalar(), $features:literal) => {};
+    (@setwise_fn scalar(), $level:ident) => {};
     (@kernel fill($($args:tt)*), $module:ident, $piece:ident, $sliders:ident, $occupancy:ident) => {
         // SAFETY: the token proves the level, which includes the features.
         unsafe { $module::setwise(generic::fill::Piece::$piece, $sliders, $occupancy) }
@@ -297,8 +292,7 @@ macro_rules! simd_backend {
 simd_backend! {
     /// SSSE3 (`ssse3`): Peshkov's two lines per xmm, reversed by `pshufb`
     /// byte swaps; ranks moved onto the a1-h8 diagonal.
-    Ssse3 in ssse3: "ssse3", Level::X86V2, "x86_64",
-    features "sse3,ssse3,sse4.1,sse4.2,popcnt",
+    Ssse3 in ssse3: "ssse3", X86V2, "x86_64",
     rook rank_on_diagonal::rook, bishop generic::pair::bishop::<Xmm>,
     queen rank_on_diagonal::queen,
     batch singles,
@@ -314,8 +308,7 @@ simd_backend! {
 simd_backend! {
     /// AVX2 (`avx2`): the SSSE3 kernels in VEX form for single squares;
     /// batches four squares per ymm.
-    Avx2 in avx2: "avx2", Level::X86V3, "x86_64",
-    features "sse3,ssse3,sse4.1,sse4.2,popcnt,avx,avx2,bmi1,bmi2,lzcnt",
+    Avx2 in avx2: "avx2", X86V3, "x86_64",
     rook rank_on_diagonal::rook, bishop generic::pair::bishop::<Xmm>,
     queen rank_on_diagonal::queen,
     batch soa(Ymm),
@@ -329,8 +322,7 @@ simd_backend! {
     /// `vgf2p8affineqb`, so every line is plain HQ: rook and
     /// bishop pairs per xmm, a queen's four lines per ymm; batches eight
     /// squares per zmm.
-    Avx512 in avx512: "avx512", Level::X86V4, "x86_64",
-    features "sse3,ssse3,sse4.1,sse4.2,popcnt,avx,avx2,bmi1,bmi2,lzcnt,avx512f,avx512bw,avx512vl,gfni",
+    Avx512 in avx512: "avx512", X86V4, "x86_64",
     rook generic::pair::rook::<XmmGfni>, bishop generic::pair::bishop::<XmmGfni>,
     queen generic::quad::queen::<YmmGfni>,
     batch soa(Zmm),
@@ -346,8 +338,7 @@ simd_backend! {
 simd_backend! {
     /// NEON (`neon`): two lines per register; `rbit` + `rev64` reverse both
     /// bitboards at once, so the rook pair `{file, rank}` is plain HQ too.
-    Neon in neon: "neon", Level::Neon, "aarch64",
-    features "neon",
+    Neon in neon: "neon", Neon, "aarch64",
     rook generic::pair::rook::<Neon128>, bishop generic::pair::bishop::<Neon128>,
     queen generic::pair::queen::<Neon128>,
     batch singles,
@@ -360,53 +351,11 @@ simd_backend! {
     /// WebAssembly SIMD (`simd128`, enabled at compile time with
     /// `-C target-feature=+simd128`): two lines per `v128`, `i8x16_swizzle`
     /// for the byte swap and the nibble tables.
-    Simd128 in simd128: "simd128", Level::Simd128, "wasm32",
-    features "simd128",
+    Simd128 in simd128: "simd128", Simd128, "wasm32",
     rook generic::pair::rook::<Wasm128>, bishop generic::pair::bishop::<Wasm128>,
     queen generic::pair::queen::<Wasm128>,
     batch singles,
     // Not timed: the SSSE3 token's crossovers (the same line pairs per register).
     setwise scalar()
     below rooks pair_up_to(2), bishops pair_up_to(2), queens loop_up_to(0)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use hq_core::cpu::Feature;
-
-    /// The features an entry point is compiled with must be in the token's
-    /// level: a token proves only its level.
-    fn features_within_level(features: &str, level: Level) {
-        for name in features.split(',') {
-            let feature = Feature::ALL
-                .iter()
-                .find(|f| f.name() == name)
-                .unwrap_or_else(|| panic!("unknown feature {name}"));
-            assert!(
-                level.features().contains(*feature),
-                "{name} is not in {level}"
-            );
-        }
-    }
-
-    #[test]
-    #[cfg(target_arch = "x86_64")]
-    fn entry_point_features_are_within_the_levels() {
-        features_within_level(ssse3::FEATURES, Ssse3::LEVEL);
-        features_within_level(avx2::FEATURES, Avx2::LEVEL);
-        features_within_level(avx512::FEATURES, Avx512::LEVEL);
-    }
-
-    #[test]
-    #[cfg(target_arch = "aarch64")]
-    fn entry_point_features_are_within_the_levels() {
-        features_within_level(neon::FEATURES, Neon::LEVEL);
-    }
-
-    #[test]
-    #[cfg(target_arch = "wasm32")]
-    fn entry_point_features_are_within_the_levels() {
-        features_within_level(simd128::FEATURES, Simd128::LEVEL);
-    }
 }

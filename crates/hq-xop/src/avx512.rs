@@ -14,7 +14,7 @@
 //! only under the Bochs emulator (tigerlake model), never on real hardware.
 
 use core::arch::x86_64::*;
-use hq_core::cpu::{Feature, FeatureSet, Level, MissingFeatures};
+use hq_core::cpu::{Level, MissingFeatures};
 
 /// Proof that this CPU has AVX-512 F, BW, VBMI and GFNI, for [`vpperm_x4`].
 #[derive(Clone, Copy, Debug)]
@@ -24,10 +24,8 @@ impl Avx512Vpperm {
     /// The instruction set the kernel is compiled for (AVX-512 F/BW/VBMI and
     /// GFNI are in it).
     pub const LEVEL: Level = Level::X86V4;
-    /// What the kernels need beyond [`Self::LEVEL`]: AVX-512 VBMI (`vpermb`).
-    pub const EXTRA: FeatureSet = FeatureSet::of(&[Feature::Avx512vbmi]);
 
-    /// The token, if the CPU has [`Self::LEVEL`] and [`Self::EXTRA`].
+    /// The token, if the CPU has [`Self::LEVEL`].
     #[inline]
     pub fn new() -> Option<Self> {
         Self::require().ok()
@@ -36,8 +34,7 @@ impl Avx512Vpperm {
     /// The token, or what this CPU lacks.
     #[inline]
     pub fn require() -> Result<Self, MissingFeatures> {
-        MissingFeatures::check_with("vpperm-avx512", Self::LEVEL, Self::EXTRA)
-            .map(|()| Avx512Vpperm(()))
+        MissingFeatures::check("vpperm-avx512", Self::LEVEL).map(|()| Avx512Vpperm(()))
     }
 
     /// Four VPPERMs at once on zmm values (lane `L` from lanes `L`).
@@ -85,30 +82,31 @@ const LANE_BASE: [u8; 64] = {
     t
 };
 
-/// Four VPPERMs, one per 128-bit lane.
-///
-/// # Safety
-///
-/// The CPU must have AVX-512 F, BW, VBMI and GFNI.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
-pub unsafe fn vpperm_x4(src1: __m512i, src2: __m512i, selector: __m512i) -> __m512i {
-    // SAFETY: LANE_BASE is 64 readable bytes; unaligned load.
-    let lane_base = unsafe { _mm512_loadu_si512(LANE_BASE.as_ptr().cast()) };
-    let index = _mm512_or_si512(
-        _mm512_gf2p8affine_epi64_epi8::<0>(selector, _mm512_set1_epi64(INDEX_MATRIX)),
-        lane_base,
-    );
-    let byte = _mm512_permutex2var_epi8(src1, index, src2);
-    let reversed = _mm512_gf2p8affine_epi64_epi8::<0>(byte, _mm512_set1_epi64(REVERSE_MATRIX));
-    let sign = _mm512_gf2p8affine_epi64_epi8::<0>(byte, _mm512_set1_epi64(SIGN_MATRIX));
-    let bit5 = _mm512_test_epi8_mask(selector, _mm512_set1_epi8(0x20));
-    let bit6 = _mm512_test_epi8_mask(selector, _mm512_set1_epi8(0x40));
-    let bit7 = _mm512_movepi8_mask(selector);
-    // ops 0-3: the byte or its reversal; ops 4-7: zero or the sign byte.
-    let plain = _mm512_mask_blend_epi8(bit6, byte, reversed);
-    let constant = _mm512_maskz_mov_epi8(bit6, sign);
-    let chosen = _mm512_mask_blend_epi8(bit7, plain, constant);
-    // Odd ops invert: -1 - x == !x.
-    _mm512_mask_sub_epi8(chosen, bit5, _mm512_set1_epi8(-1), chosen)
+hq_core::at_level! { X86V4;
+    /// Four VPPERMs, one per 128-bit lane.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have every feature of [`Level::X86V4`].
+    #[inline]
+    pub unsafe fn vpperm_x4(src1: __m512i, src2: __m512i, selector: __m512i) -> __m512i {
+        // SAFETY: LANE_BASE is 64 readable bytes; unaligned load.
+        let lane_base = unsafe { _mm512_loadu_si512(LANE_BASE.as_ptr().cast()) };
+        let index = _mm512_or_si512(
+            _mm512_gf2p8affine_epi64_epi8::<0>(selector, _mm512_set1_epi64(INDEX_MATRIX)),
+            lane_base,
+        );
+        let byte = _mm512_permutex2var_epi8(src1, index, src2);
+        let reversed = _mm512_gf2p8affine_epi64_epi8::<0>(byte, _mm512_set1_epi64(REVERSE_MATRIX));
+        let sign = _mm512_gf2p8affine_epi64_epi8::<0>(byte, _mm512_set1_epi64(SIGN_MATRIX));
+        let bit5 = _mm512_test_epi8_mask(selector, _mm512_set1_epi8(0x20));
+        let bit6 = _mm512_test_epi8_mask(selector, _mm512_set1_epi8(0x40));
+        let bit7 = _mm512_movepi8_mask(selector);
+        // ops 0-3: the byte or its reversal; ops 4-7: zero or the sign byte.
+        let plain = _mm512_mask_blend_epi8(bit6, byte, reversed);
+        let constant = _mm512_maskz_mov_epi8(bit6, sign);
+        let chosen = _mm512_mask_blend_epi8(bit7, plain, constant);
+        // Odd ops invert: -1 - x == !x.
+        _mm512_mask_sub_epi8(chosen, bit5, _mm512_set1_epi8(-1), chosen)
+    }
 }

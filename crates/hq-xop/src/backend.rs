@@ -170,7 +170,7 @@ vpperm_token!(
 ///
 /// # Safety
 ///
-/// The CPU must have SSSE3.
+/// The CPU must have every feature of [`Level::X86V2`](hq_core::cpu::Level::X86V2).
 #[inline(always)]
 unsafe fn ssse3_attacks<const N: usize>(lines: [usize; N], sq: Square, occupancy: u64) -> u64 {
     #[cfg(target_arch = "x86_64")]
@@ -185,19 +185,20 @@ mod ssse3_kernels {
     use super::*;
     use crate::ssse3::Ssse3Vpperm;
 
-    /// The pair HQ with the SSSE3 VPPERM inlined.
-    ///
-    /// # Safety
-    ///
-    /// The CPU must have SSSE3.
-    #[target_feature(enable = "ssse3")]
-    pub(super) unsafe fn attacks<const N: usize>(
-        lines: [usize; N],
-        sq: Square,
-        occupancy: u64,
-    ) -> u64 {
-        // SAFETY: this function's contract is that SSSE3 is present.
-        let vpperm = unsafe { Ssse3Vpperm::new_unchecked() };
-        pair_hq(|a, b, s| vpperm.vpperm_u128(a, b, s), &lines, sq, occupancy)
+    hq_core::at_level! { X86V2;
+        /// The pair HQ with the SSSE3 VPPERM inlined.
+        ///
+        /// # Safety
+        ///
+        /// The CPU must have every feature of [`Level::X86V2`](hq_core::cpu::Level::X86V2).
+        pub(super) unsafe fn attacks<const N: usize>(
+            lines: [usize; N],
+            sq: Square,
+            occupancy: u64,
+        ) -> u64 {
+            // SAFETY: this function's contract is that the CPU has x86-64-v2.
+            let vpperm = unsafe { Ssse3Vpperm::new_unchecked() };
+            pair_hq(|a, b, s| vpperm.vpperm_u128(a, b, s), &lines, sq, occupancy)
+        }
     }
 }
