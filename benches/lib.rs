@@ -9,7 +9,7 @@
 //! Everything that is measured implements [`Lookup`]: the backends of `hq`
 //! ([`Ours`], compiled for each backend's instruction set), the facade's free
 //! functions ([`Facade`]), a loop under `hq::with_active_backend` ([`Job`]),
-//! the reference methods ([`reference`]) and, in the bench targets (they are
+//! the reference methods ([`mod@reference`]) and, in the bench targets (they are
 //! dev-dependencies), the peer crates. [`runner::Bench`] checks each one
 //! against the oracle `hq::reference` and times every workload of
 //! [`Workload`] with criterion.

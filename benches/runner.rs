@@ -297,7 +297,7 @@ impl Bench {
     }
 
     /// Times every entry: in interleaved rounds when `HQ_BENCH_ROUNDS` is set
-    /// (what `cargo xtask bench-matrix` does; see [`Bench::run_rounds`]),
+    /// (what `cargo xtask bench-matrix` does; see `Bench::run_rounds`),
     /// else with criterion, configured from the command line (`cargo bench`).
     pub fn run(mut self) {
         let order = |e: &Entry| {

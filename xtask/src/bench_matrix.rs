@@ -68,8 +68,8 @@ pub struct Args {
     /// Merge these result directories into one matrix and chart.
     #[arg(long, num_args = 1.., value_name = "DIR")]
     merge: Vec<PathBuf>,
-    /// Where to write (default: benches/results/<cpu-id>, or
-    /// target/bench-matrix/<cpu-id>-quick with --quick, or
+    /// Where to write (default: benches/results/CPU-ID, or
+    /// target/bench-matrix/CPU-ID-quick with --quick, or
     /// target/bench-matrix/merged with --merge).
     #[arg(long)]
     out: Option<PathBuf>,

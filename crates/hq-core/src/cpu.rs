@@ -5,10 +5,12 @@
 //!   bundle of features (the x86-64 micro-architecture levels, NEON, wasm
 //!   `simd128`). A token's [`SliderAttacks::LEVEL`](crate::SliderAttacks::LEVEL)
 //!   is its level; the token exists only where the whole level is present.
-//! * [`run_at`]: runs a closure inside a `#[target_feature]` function of a
-//!   level, so that everything the closure inlines — a user's loop, the
-//!   kernels it calls — is compiled for that level (the pattern of `pulp`'s
-//!   `WithSimd` and of `multiversion`).
+//! * `at_level!`: compiles items for a level, with `#[multiversion::target]`
+//!   and the level's one target string (the backends' hand-written SIMD).
+//!   Jobs run inside a `#[target_feature]` function of a level, so that
+//!   everything they inline (a user's loop, the kernels it calls) is
+//!   compiled for it (the pattern of `pulp`'s `WithSimd`); that machinery
+//!   is internal to the workspace (hidden from the docs).
 //! * [`MissingFeatures`]: the one error for "this CPU cannot run that".
 //! * [`Identity`]: vendor, family and model, for choices that depend on the
 //!   micro-architecture rather than on features (PEXT is microcoded on AMD
@@ -276,7 +278,7 @@ impl fmt::Display for FeatureSet {
 /// The instruction set a backend is compiled for: a fixed bundle of
 /// features. Backends declare one ([`SliderAttacks::LEVEL`](crate::SliderAttacks::LEVEL));
 /// a token exists only where every feature of its level is present, and
-/// code compiled for a level ([`run_at`]) may use all of them.
+/// code compiled for a level may use all of them.
 ///
 /// The x86-64 levels are the psABI micro-architecture levels; `X86V4` adds
 /// Ice Lake's AVX-512 extensions to v4 (Ice Lake and later, Zen 4 and
@@ -305,7 +307,7 @@ pub enum Level {
 /// Each level's one definition: its `multiversion` target string (the
 /// architecture, then the features). From it come the level's
 /// [`FeatureSet`] (what detection checks), the `#[target_feature]`
-/// functions behind [`run_at`] and [`compiled_fn`], and `at_level!`, which
+/// functions that run jobs at the level, and `at_level!`, which
 /// compiles the backends' hand-written SIMD for a level. A new level is a
 /// line here and its [`Level`] variant.
 ///
@@ -421,7 +423,7 @@ impl Level {
     }
 
     /// The level jobs for a backend of level `backend` run at
-    /// ([`run_at`]): the backend's own, raised to x86-64-v3 where the CPU
+    /// (`run_at`): the backend's own, raised to x86-64-v3 where the CPU
     /// has it, so that the caller's code gets POPCNT, BMI and AVX2 whatever
     /// the backend (but AVX-512 code only with an AVX-512 backend).
     pub fn for_jobs(backend: Level) -> Level {
@@ -450,6 +452,7 @@ impl fmt::Display for Level {
 ///
 /// The running CPU must have every feature of `level`
 /// ([`Level::is_detected`]).
+#[doc(hidden)]
 #[inline(always)]
 pub unsafe fn run_at<R>(level: Level, f: impl FnOnce() -> R) -> R {
     match level {
@@ -477,6 +480,7 @@ pub unsafe fn run_at<R>(level: Level, f: impl FnOnce() -> R) -> R {
 ///
 /// `run` must enable exactly the features of `LEVEL`, and a value may exist
 /// only where the CPU has them.
+#[doc(hidden)]
 pub unsafe trait Compiled: Copy + 'static {
     /// The level.
     const LEVEL: Level;
@@ -485,6 +489,7 @@ pub unsafe trait Compiled: Copy + 'static {
 }
 
 /// The [`Compiled`] levels.
+#[doc(hidden)]
 pub mod at {
     use super::{Compiled, Level};
 
@@ -532,6 +537,7 @@ pub mod at {
 }
 
 /// A job generic over the level it is compiled for (see [`compiled_for`]).
+#[doc(hidden)]
 pub trait WithLevel {
     /// What the job returns.
     type Output;
@@ -543,6 +549,7 @@ pub trait WithLevel {
 /// Runs `job` at the level jobs for `token`'s backend run at
 /// ([`Level::for_jobs`]): the token proves the backend's level, and
 /// `for_jobs` only raises it to levels it detected.
+#[doc(hidden)]
 pub fn compiled_for<B: crate::SliderAttacks, W: WithLevel>(token: B, job: W) -> W::Output {
     let _proof = token;
     match Level::for_jobs(B::LEVEL) {
@@ -564,6 +571,7 @@ pub fn compiled_for<B: crate::SliderAttacks, W: WithLevel>(token: B, job: W) -> 
 /// # Panics
 ///
 /// At compile time, if `f` captures anything (it must be zero-sized).
+#[doc(hidden)]
 pub const fn compiled_fn<A, B, R, F>(level: Level, f: F) -> unsafe fn(A, B) -> R
 where
     F: Fn(A, B) -> R + Copy,

@@ -98,7 +98,7 @@ hq_core::at_level! { X86V2;
     ///
     /// # Safety
     ///
-    /// The CPU must have every feature of [`Level::X86V2`](hq_core::cpu::Level::X86V2).
+    /// The CPU must have every feature of [`Level::X86V2`].
     #[inline]
     pub unsafe fn vpperm(src1: __m128i, src2: __m128i, selector: __m128i) -> __m128i {
         let zero = _mm_setzero_si128();

@@ -47,7 +47,7 @@ pub enum Source {
     Environment,
     /// [`crate::set_backend`] installed it.
     SetBackend,
-    /// A calibration measured it on this CPU ([`crate::calibrate`], or
+    /// A calibration measured it on this CPU ([`crate::calibrate()`], or
     /// `HQ_CALIBRATE=1` at first use).
     Calibration,
     /// `HQ_CHOICE` gave it (over the class's, `HQ_BACKEND`'s or the
