@@ -231,3 +231,22 @@ fn a_sampled_piece_check_takes_every_stride_th_case() {
     }
     assert!(check_pieces_exhaustive(OffByOneCase, 1).is_err());
 }
+
+#[test]
+fn the_kernel_lists_every_level_this_cpu_detects() {
+    use hq_core::cpu::Level;
+    for level in [Level::X86V2, Level::X86V3, Level::X86V4] {
+        let listed = kernel_lists_level(level);
+        println!(
+            "hq-testkit: {level}: detected {}, /proc/cpuinfo {listed:?}",
+            level.is_detected()
+        );
+        // The kernel's flags and the detection agree wherever both answer.
+        if std::fs::read_to_string("/proc/cpuinfo").is_ok()
+            && cfg!(target_arch = "x86_64")
+            && !cfg!(miri)
+        {
+            assert_eq!(level.is_detected(), listed.is_some(), "{level}");
+        }
+    }
+}
