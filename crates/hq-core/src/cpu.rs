@@ -639,6 +639,54 @@ mod x86 {
     }
 }
 
+/// Defines a token that proves the CPU has a level, for kernels outside
+/// the [`SliderAttacks`](crate::SliderAttacks) backends (compiled with
+/// `at_level!` for the same level): the struct, `LEVEL`, `new`, `require`
+/// (the error names what this CPU lacks) and `new_unchecked`.
+///
+/// ```
+/// hq_core::level_token! {
+///     /// Proof of x86-64-v3.
+///     pub struct V3Proof: X86V3, "my-kernel";
+/// }
+/// assert_eq!(V3Proof::new().is_some(), V3Proof::LEVEL.is_detected());
+/// ```
+#[macro_export]
+macro_rules! level_token {
+    ($(#[$doc:meta])* $vis:vis struct $name:ident: $level:ident, $label:literal;) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug)]
+        $vis struct $name(());
+
+        impl $name {
+            /// The instruction set the kernels are compiled for.
+            pub const LEVEL: $crate::cpu::Level = $crate::cpu::Level::$level;
+
+            /// The token, if the CPU has [`Self::LEVEL`].
+            #[inline]
+            pub fn new() -> Option<Self> {
+                Self::require().ok()
+            }
+
+            /// The token, or what this CPU lacks.
+            #[inline]
+            pub fn require() -> Result<Self, $crate::cpu::MissingFeatures> {
+                $crate::cpu::MissingFeatures::check($label, Self::LEVEL).map(|()| $name(()))
+            }
+
+            /// The token without a check.
+            ///
+            /// # Safety
+            ///
+            /// The CPU must have every feature of [`Self::LEVEL`].
+            #[inline]
+            pub const unsafe fn new_unchecked() -> Self {
+                $name(())
+            }
+        }
+    };
+}
+
 /// The error of a token the CPU cannot run: which backend, its level, and
 /// which of the level's features are missing.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -31,29 +31,14 @@ use crate::{
     as_bytes, code_of_one_hot, from_one_hot, from_valid_bytes,
 };
 use core::arch::x86_64::*;
-use hq_core::cpu::{Level, MissingFeatures};
 use hq_core::piece::Piece;
 
-/// Proof that the CPU has AVX-512 F, BW, VBMI and GFNI, for the transposition.
-#[derive(Clone, Copy, Debug)]
-pub struct MailboxAvx512(());
+hq_core::level_token! {
+    /// Proof that the CPU has AVX-512 F, BW, VBMI and GFNI, for the transposition.
+    pub struct MailboxAvx512: X86V4, "mailbox-avx512";
+}
 
 impl MailboxAvx512 {
-    /// The instruction set the transposition is compiled for (AVX-512 F, BW,
-    /// VBMI and GFNI are in it).
-    pub const LEVEL: Level = Level::X86V4;
-
-    /// The token, if the CPU has [`Self::LEVEL`].
-    #[inline]
-    pub fn new() -> Option<Self> {
-        Self::require().ok()
-    }
-
-    /// The token, or what this CPU lacks.
-    pub fn require() -> Result<Self, MissingFeatures> {
-        MissingFeatures::check("mailbox-avx512", Self::LEVEL).map(|()| MailboxAvx512(()))
-    }
-
     /// Mailbox to planes.
     #[inline]
     pub fn to_planes(self, mailbox: &[Piece; 64]) -> Planes {
@@ -186,7 +171,7 @@ hq_core::at_level! { X86V4;
     ///
     /// # Safety
     ///
-    /// The CPU must have every feature of [`Level::X86V4`].
+    /// The CPU must have every feature of [`Level::X86V4`](hq_core::cpu::Level::X86V4).
     #[inline(never)]
     pub unsafe fn to_planes(mailbox: &[u8; 64]) -> [u64; 8] {
         let x = _mm512_shuffle_epi8(load(mailbox), load(&QWORD_BYTE_REVERSE));
@@ -202,7 +187,7 @@ hq_core::at_level! { X86V4;
     ///
     /// # Safety
     ///
-    /// The CPU must have every feature of [`Level::X86V4`].
+    /// The CPU must have every feature of [`Level::X86V4`](hq_core::cpu::Level::X86V4).
     #[inline(never)]
     pub unsafe fn to_bytes(planes: &[u64; 8]) -> [u8; 64] {
         // SAFETY: 64 readable bytes; unaligned load.
@@ -220,7 +205,7 @@ hq_core::at_level! { X86V4;
     ///
     /// # Safety
     ///
-    /// The CPU must have every feature of [`Level::X86V4`].
+    /// The CPU must have every feature of [`Level::X86V4`](hq_core::cpu::Level::X86V4).
     #[inline(never)]
     pub unsafe fn to_bitboards(mailbox: &[Piece; 64]) -> PieceBitboards {
         let one_hot = _mm512_shuffle_epi8(one_hot_table(), load(as_bytes(mailbox)));
@@ -242,7 +227,7 @@ hq_core::at_level! { X86V4;
     ///
     /// # Safety
     ///
-    /// The CPU must have every feature of [`Level::X86V4`].
+    /// The CPU must have every feature of [`Level::X86V4`](hq_core::cpu::Level::X86V4).
     #[inline(never)]
     pub unsafe fn to_codes(boards: &PieceBitboards, codes: &mut [u8; 64]) -> u64 {
         // SAFETY: `PieceBitboards` is 64 bytes and 64-aligned (asserted in lib.rs); aligned load.

@@ -14,29 +14,13 @@
 //! only under the Bochs emulator (tigerlake model), never on real hardware.
 
 use core::arch::x86_64::*;
-use hq_core::cpu::{Level, MissingFeatures};
 
-/// Proof that this CPU has AVX-512 F, BW, VBMI and GFNI, for [`vpperm_x4`].
-#[derive(Clone, Copy, Debug)]
-pub struct Avx512Vpperm(());
+hq_core::level_token! {
+    /// Proof that this CPU has AVX-512 F, BW, VBMI and GFNI, for [`vpperm_x4`].
+    pub struct Avx512Vpperm: X86V4, "vpperm-avx512";
+}
 
 impl Avx512Vpperm {
-    /// The instruction set the kernel is compiled for (AVX-512 F/BW/VBMI and
-    /// GFNI are in it).
-    pub const LEVEL: Level = Level::X86V4;
-
-    /// The token, if the CPU has [`Self::LEVEL`].
-    #[inline]
-    pub fn new() -> Option<Self> {
-        Self::require().ok()
-    }
-
-    /// The token, or what this CPU lacks.
-    #[inline]
-    pub fn require() -> Result<Self, MissingFeatures> {
-        MissingFeatures::check("vpperm-avx512", Self::LEVEL).map(|()| Avx512Vpperm(()))
-    }
-
     /// Four VPPERMs at once on zmm values (lane `L` from lanes `L`).
     #[inline]
     pub fn vpperm_x4_m512(self, src1: __m512i, src2: __m512i, selector: __m512i) -> __m512i {
@@ -87,7 +71,7 @@ hq_core::at_level! { X86V4;
     ///
     /// # Safety
     ///
-    /// The CPU must have every feature of [`Level::X86V4`].
+    /// The CPU must have every feature of [`Level::X86V4`](hq_core::cpu::Level::X86V4).
     #[inline]
     pub unsafe fn vpperm_x4(src1: __m512i, src2: __m512i, selector: __m512i) -> __m512i {
         // SAFETY: LANE_BASE is 64 readable bytes; unaligned load.

@@ -4,38 +4,13 @@
 //! since 2006.
 
 use core::arch::x86_64::*;
-use hq_core::cpu::{Level, MissingFeatures};
 
-/// Proof that this CPU has SSSE3, for the [`vpperm`] of this module.
-#[derive(Clone, Copy, Debug)]
-pub struct Ssse3Vpperm(());
+hq_core::level_token! {
+    /// Proof that this CPU has SSSE3, for the [`vpperm`] of this module.
+    pub struct Ssse3Vpperm: X86V2, "vpperm-ssse3";
+}
 
 impl Ssse3Vpperm {
-    /// The instruction set the kernel is compiled for (SSSE3 is in it).
-    pub const LEVEL: Level = Level::X86V2;
-
-    /// The token, if the CPU has [`Self::LEVEL`].
-    #[inline]
-    pub fn new() -> Option<Self> {
-        Self::require().ok()
-    }
-
-    /// The token, or what this CPU lacks.
-    #[inline]
-    pub fn require() -> Result<Self, MissingFeatures> {
-        MissingFeatures::check("vpperm-ssse3", Self::LEVEL).map(|()| Ssse3Vpperm(()))
-    }
-
-    /// The token without a check.
-    ///
-    /// # Safety
-    ///
-    /// The CPU must have every feature of [`Self::LEVEL`].
-    #[inline]
-    pub const unsafe fn new_unchecked() -> Self {
-        Ssse3Vpperm(())
-    }
-
     /// `VPPERM dst, src1, src2, selector` on xmm values.
     #[inline]
     pub fn vpperm_m128(self, src1: __m128i, src2: __m128i, selector: __m128i) -> __m128i {
@@ -98,7 +73,7 @@ hq_core::at_level! { X86V2;
     ///
     /// # Safety
     ///
-    /// The CPU must have every feature of [`Level::X86V2`].
+    /// The CPU must have every feature of [`Level::X86V2`](hq_core::cpu::Level::X86V2).
     #[inline]
     pub unsafe fn vpperm(src1: __m128i, src2: __m128i, selector: __m128i) -> __m128i {
         let zero = _mm_setzero_si128();
