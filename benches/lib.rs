@@ -409,53 +409,34 @@ pub fn run_single_inline<L: Lookup>(
     piece: Piece,
     data: &Data,
 ) -> u64 {
-    match (workload, piece) {
-        (Workload::Throughput, Piece::Rook) => throughput(
-            data,
-            #[inline(always)]
-            |s, o| lookup.rook(s, o),
-        ),
-        (Workload::Throughput, Piece::Bishop) => throughput(
-            data,
-            #[inline(always)]
-            |s, o| lookup.bishop(s, o),
-        ),
-        (Workload::Throughput, Piece::Queen) => throughput(
-            data,
-            #[inline(always)]
-            |s, o| lookup.queen(s, o),
-        ),
-        (Workload::Latency, Piece::Rook) => latency(
-            data,
-            #[inline(always)]
-            |s, o| lookup.rook(s, o),
-        ),
-        (Workload::Latency, Piece::Bishop) => latency(
-            data,
-            #[inline(always)]
-            |s, o| lookup.bishop(s, o),
-        ),
-        (Workload::Latency, Piece::Queen) => latency(
-            data,
-            #[inline(always)]
-            |s, o| lookup.queen(s, o),
-        ),
-        (Workload::Cache, Piece::Rook) => cache(
-            data,
-            #[inline(always)]
-            |s, o| lookup.rook(s, o),
-        ),
-        (Workload::Cache, Piece::Bishop) => cache(
-            data,
-            #[inline(always)]
-            |s, o| lookup.bishop(s, o),
-        ),
-        (Workload::Cache, Piece::Queen) => cache(
-            data,
-            #[inline(always)]
-            |s, o| lookup.queen(s, o),
-        ),
-        (Workload::Batch | Workload::Setwise(_), _) => {
+    // One loop per workload and piece, each with its own inlined closure
+    // (a closure chosen by a match would be a call in the loop).
+    macro_rules! per_piece {
+        ($workload_loop:ident) => {
+            match piece {
+                Piece::Rook => $workload_loop(
+                    data,
+                    #[inline(always)]
+                    |s, o| lookup.rook(s, o),
+                ),
+                Piece::Bishop => $workload_loop(
+                    data,
+                    #[inline(always)]
+                    |s, o| lookup.bishop(s, o),
+                ),
+                Piece::Queen => $workload_loop(
+                    data,
+                    #[inline(always)]
+                    |s, o| lookup.queen(s, o),
+                ),
+            }
+        };
+    }
+    match workload {
+        Workload::Throughput => per_piece!(throughput),
+        Workload::Latency => per_piece!(latency),
+        Workload::Cache => per_piece!(cache),
+        Workload::Batch | Workload::Setwise(_) => {
             panic!("{workload:?} is not a single-lookup workload")
         }
     }

@@ -17,122 +17,59 @@ fn run(base: u8) -> [u8; 16] {
     core::array::from_fn(|i| base | i as u8)
 }
 
-/// (name, selector, expected): each operation on each half of the table, and
+/// (name, selector, expected) of [`VECTORS`]: each operation on each half of the table, and
 /// a mixed selector. Hand-derived bit reversals used below, for the record:
 /// 12->48 34->2C 56->6A 78->1E 9A->59 BC->3D DE->7B F1->8F 2C->34 A5->A5,
 /// 10->08 20->04 40->02 7F->FE 81->81 C3->C3 3C->3C E7->E7 AA->55 55->AA.
 fn vectors() -> Vec<(&'static str, [u8; 16], [u8; 16])> {
-    vec![
-        ("op 0 copy, src1", run(0x00), SRC1),
-        ("op 0 copy, src2", run(0x10), SRC2),
-        (
-            "op 0 copy, permuted across both halves",
-            [
-                0x1F, 0x00, 0x10, 0x0F, 0x17, 0x07, 0x18, 0x08, 0x1E, 0x0E, 0x11, 0x01, 0x1D, 0x0D,
-                0x12, 0x02,
-            ],
-            [
-                0x5A, 0x00, 0x10, 0xA5, 0xE7, 0x34, 0x18, 0x56, 0x55, 0x2C, 0x20, 0x01, 0xAA, 0xF1,
-                0x40, 0x80,
-            ],
-        ),
-        (
-            "op 1 invert, src1",
-            run(0x20),
-            [
-                0xFF, 0xFE, 0x7F, 0x00, 0xF0, 0x0F, 0xED, 0xCB, 0xA9, 0x87, 0x65, 0x43, 0x21, 0x0E,
-                0xD3, 0x5A,
-            ],
-        ),
-        (
-            "op 1 invert, src2",
-            run(0x30),
-            [
-                0xEF, 0xDF, 0xBF, 0x80, 0x7E, 0x3C, 0xC3, 0x18, 0xE7, 0xDB, 0xBD, 0x66, 0x99, 0x55,
-                0xAA, 0xA5,
-            ],
-        ),
-        (
-            "op 2 bit-reverse, src1",
-            run(0x40),
-            [
-                0x00, 0x80, 0x01, 0xFF, 0xF0, 0x0F, 0x48, 0x2C, 0x6A, 0x1E, 0x59, 0x3D, 0x7B, 0x8F,
-                0x34, 0xA5,
-            ],
-        ),
-        (
-            "op 2 bit-reverse, src2",
-            run(0x50),
-            [
-                0x08, 0x04, 0x02, 0xFE, 0x81, 0xC3, 0x3C, 0xE7, 0x18, 0x24, 0x42, 0x99, 0x66, 0x55,
-                0xAA, 0x5A,
-            ],
-        ),
-        (
-            "op 3 bit-reverse then invert, src1",
-            run(0x60),
-            [
-                0xFF, 0x7F, 0xFE, 0x00, 0x0F, 0xF0, 0xB7, 0xD3, 0x95, 0xE1, 0xA6, 0xC2, 0x84, 0x70,
-                0xCB, 0x5A,
-            ],
-        ),
-        (
-            "op 3 bit-reverse then invert, src2",
-            run(0x70),
-            [
-                0xF7, 0xFB, 0xFD, 0x01, 0x7E, 0x3C, 0xC3, 0x18, 0xE7, 0xDB, 0xBD, 0x66, 0x99, 0xAA,
-                0x55, 0xA5,
-            ],
-        ),
-        ("op 4 zero, src1", run(0x80), [0x00; 16]),
-        ("op 4 zero, src2", run(0x90), [0x00; 16]),
-        ("op 5 ones, src1", run(0xA0), [0xFF; 16]),
-        ("op 5 ones, src2", run(0xB0), [0xFF; 16]),
-        (
-            "op 6 sign, src1",
-            run(0xC0),
-            [
-                0x00, 0x00, 0xFF, 0xFF, 0x00, 0xFF, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF,
-                0x00, 0xFF,
-            ],
-        ),
-        (
-            "op 6 sign, src2",
-            run(0xD0),
-            [
-                0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0x00, 0xFF, 0x00, 0x00, 0x00, 0xFF, 0x00, 0xFF,
-                0x00, 0x00,
-            ],
-        ),
-        (
-            "op 7 inverted sign, src1",
-            run(0xE0),
-            [
-                0xFF, 0xFF, 0x00, 0x00, 0xFF, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00,
-                0xFF, 0x00,
-            ],
-        ),
-        (
-            "op 7 inverted sign, src2",
-            run(0xF0),
-            [
-                0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0xFF, 0x00, 0xFF, 0xFF, 0xFF, 0x00, 0xFF, 0x00,
-                0xFF, 0xFF,
-            ],
-        ),
-        (
-            "every op in one selector, both halves",
-            [
-                0x03, 0x36, 0x47, 0x71, 0x9F, 0xA0, 0xC2, 0xF3, 0x1D, 0x2E, 0x5B, 0x6D, 0x8C, 0xBF,
-                0xD4, 0xE1,
-            ],
-            [
-                0xFF, 0xC3, 0x2C, 0xFB, 0x00, 0xFF, 0xFF, 0xFF, 0xAA, 0xD3, 0x99, 0x70, 0x00, 0xFF,
-                0xFF, 0xFF,
-            ],
-        ),
-    ]
+    VECTORS
+        .lines()
+        .map(|line| {
+            let mut fields = line.split(" | ");
+            let (name, selector, expected) = (
+                fields.next().expect("a name"),
+                fields.next().expect("a selector"),
+                fields.next().expect("the expected bytes"),
+            );
+            let selector = match selector.strip_prefix('+') {
+                Some(base) => run(u8::from_str_radix(base, 16).expect("a hex base")),
+                None => hex(selector),
+            };
+            (name, selector, hex(expected))
+        })
+        .collect()
 }
+
+/// 16 bytes written in hex, separated by spaces.
+fn hex(text: &str) -> [u8; 16] {
+    let bytes: Vec<u8> = text
+        .split_whitespace()
+        .map(|b| u8::from_str_radix(b, 16).expect("a hex byte"))
+        .collect();
+    bytes.try_into().expect("16 bytes")
+}
+
+/// One vector per line: name | selector (16 bytes, or `+BASE` for the
+/// bytes `BASE | i`) | the expected bytes.
+const VECTORS: &str = "\
+op 0 copy, src1 | +00 | 00 01 80 FF 0F F0 12 34 56 78 9A BC DE F1 2C A5
+op 0 copy, src2 | +10 | 10 20 40 7F 81 C3 3C E7 18 24 42 99 66 AA 55 5A
+op 0 copy, permuted across both halves | 1F 00 10 0F 17 07 18 08 1E 0E 11 01 1D 0D 12 02 | 5A 00 10 A5 E7 34 18 56 55 2C 20 01 AA F1 40 80
+op 1 invert, src1 | +20 | FF FE 7F 00 F0 0F ED CB A9 87 65 43 21 0E D3 5A
+op 1 invert, src2 | +30 | EF DF BF 80 7E 3C C3 18 E7 DB BD 66 99 55 AA A5
+op 2 bit-reverse, src1 | +40 | 00 80 01 FF F0 0F 48 2C 6A 1E 59 3D 7B 8F 34 A5
+op 2 bit-reverse, src2 | +50 | 08 04 02 FE 81 C3 3C E7 18 24 42 99 66 55 AA 5A
+op 3 bit-reverse then invert, src1 | +60 | FF 7F FE 00 0F F0 B7 D3 95 E1 A6 C2 84 70 CB 5A
+op 3 bit-reverse then invert, src2 | +70 | F7 FB FD 01 7E 3C C3 18 E7 DB BD 66 99 AA 55 A5
+op 4 zero, src1 | +80 | 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
+op 4 zero, src2 | +90 | 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
+op 5 ones, src1 | +A0 | FF FF FF FF FF FF FF FF FF FF FF FF FF FF FF FF
+op 5 ones, src2 | +B0 | FF FF FF FF FF FF FF FF FF FF FF FF FF FF FF FF
+op 6 sign, src1 | +C0 | 00 00 FF FF 00 FF 00 00 00 00 FF FF FF FF 00 FF
+op 6 sign, src2 | +D0 | 00 00 00 00 FF FF 00 FF 00 00 00 FF 00 FF 00 00
+op 7 inverted sign, src1 | +E0 | FF FF 00 00 FF 00 FF FF FF FF 00 00 00 00 FF 00
+op 7 inverted sign, src2 | +F0 | FF FF FF FF 00 00 FF 00 FF FF FF 00 FF 00 FF FF
+every op in one selector, both halves | 03 36 47 71 9F A0 C2 F3 1D 2E 5B 6D 8C BF D4 E1 | FF C3 2C FB 00 FF FF FF AA D3 99 70 00 FF FF FF";
 
 /// `0x0123456789ABCDEF` and its complement, reversed by hand nibble by nibble
 /// (each nibble's bits reversed, nibble order reversed).
