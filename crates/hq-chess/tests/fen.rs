@@ -273,31 +273,19 @@ fn attacked_by(p: &Position, sq: Square, by: Color) -> bool {
             .any(|&(f, r)| sq.offset(f, r).is_some_and(|s| has(s, kind)))
     };
     let pawn_rank: i8 = if by == Color::White { -1 } else { 1 };
-    near(
-        &[
-            (1, 2),
-            (2, 1),
-            (2, -1),
-            (1, -2),
-            (-1, -2),
-            (-2, -1),
-            (-2, 1),
-            (-1, 2),
-        ],
-        PieceKind::Knight,
-    ) || near(
-        &[
-            (1, 0),
-            (1, 1),
-            (0, 1),
-            (-1, 1),
-            (-1, 0),
-            (-1, -1),
-            (0, -1),
-            (1, -1),
-        ],
-        PieceKind::King,
-    ) || near(&[(-1, pawn_rank), (1, pawn_rank)], PieceKind::Pawn)
+    // The leapers by their definitions: a knight moves 1 and 2 squares
+    // on the two axes, a king at most 1 on each.
+    let steps = |keep: fn(i8, i8) -> bool| -> Vec<(i8, i8)> {
+        (-2..=2)
+            .flat_map(|f| (-2..=2).map(move |r| (f, r)))
+            .filter(|&(f, r)| keep(f, r))
+            .collect()
+    };
+    let knight = steps(|f, r| (f * r).abs() == 2);
+    let king = steps(|f, r| (f, r) != (0, 0) && f.abs() <= 1 && r.abs() <= 1);
+    near(&knight, PieceKind::Knight)
+        || near(&king, PieceKind::King)
+        || near(&[(-1, pawn_rank), (1, pawn_rank)], PieceKind::Pawn)
         || reference::rook_attacks(sq, occ)
             .iter()
             .any(|s| has(s, PieceKind::Rook) || has(s, PieceKind::Queen))

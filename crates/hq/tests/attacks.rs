@@ -21,26 +21,22 @@ fn steps(sq: Square, steps: &[(i32, i32)]) -> Bitboard {
 
 #[test]
 fn leapers_agree_with_steps_on_every_square() {
-    let knight = [
-        (1, 2),
-        (2, 1),
-        (2, -1),
-        (1, -2),
-        (-1, -2),
-        (-2, -1),
-        (-2, 1),
-        (-1, 2),
-    ];
-    let king = [
-        (1, 0),
-        (1, 1),
-        (0, 1),
-        (-1, 1),
-        (-1, 0),
-        (-1, -1),
-        (0, -1),
-        (1, -1),
-    ];
+    // The leapers by their definitions, not by the crate's step lists: a
+    // knight moves 1 and 2 squares on the two axes, a king at most 1 on each.
+    let all: Vec<(i32, i32)> = (-2..=2)
+        .flat_map(|f| (-2..=2).map(move |r| (f, r)))
+        .collect();
+    let knight: Vec<(i32, i32)> = all
+        .iter()
+        .copied()
+        .filter(|&(f, r)| (f * r).abs() == 2)
+        .collect();
+    let king: Vec<(i32, i32)> = all
+        .iter()
+        .copied()
+        .filter(|&(f, r)| (f, r) != (0, 0) && f.abs() <= 1 && r.abs() <= 1)
+        .collect();
+    assert_eq!((knight.len(), king.len()), (8, 8));
     for sq in Square::ALL {
         assert_eq!(knight_attacks(sq), steps(sq, &knight), "knight {sq}");
         assert_eq!(king_attacks(sq), steps(sq, &king), "king {sq}");
