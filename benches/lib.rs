@@ -605,6 +605,25 @@ fn setwise(data: &Data, crowd: Crowd, f: impl Fn(Bitboard, Bitboard) -> Bitboard
     sink
 }
 
+/// The single lookups of a wrapper around a [`SliderAttacks`] token: the
+/// token's own, inlined.
+macro_rules! token_lookups {
+    () => {
+        #[inline(always)]
+        fn rook(self, sq: Square, occ: Bitboard) -> Bitboard {
+            self.0.rook_attacks(sq, occ)
+        }
+        #[inline(always)]
+        fn bishop(self, sq: Square, occ: Bitboard) -> Bitboard {
+            self.0.bishop_attacks(sq, occ)
+        }
+        #[inline(always)]
+        fn queen(self, sq: Square, occ: Bitboard) -> Bitboard {
+            self.0.queen_attacks(sq, occ)
+        }
+    };
+}
+
 /// A backend of `hq`, called through its token (monomorphized) inside a
 /// function compiled for the backend's instruction set: what
 /// [`hq::with_backend`] gives engine code.
@@ -615,18 +634,7 @@ impl<B: SliderAttacks> Lookup for Ours<B> {
     const HAS_BATCH: bool = true;
     const HAS_SETWISE: bool = true;
 
-    #[inline(always)]
-    fn rook(self, sq: Square, occ: Bitboard) -> Bitboard {
-        self.0.rook_attacks(sq, occ)
-    }
-    #[inline(always)]
-    fn bishop(self, sq: Square, occ: Bitboard) -> Bitboard {
-        self.0.bishop_attacks(sq, occ)
-    }
-    #[inline(always)]
-    fn queen(self, sq: Square, occ: Bitboard) -> Bitboard {
-        self.0.queen_attacks(sq, occ)
-    }
+    token_lookups!();
     #[inline(always)]
     fn batch(self, piece: Piece, squares: &[Square], occ: Bitboard, out: &mut [Bitboard]) {
         match piece {
@@ -669,18 +677,7 @@ impl<B: SliderAttacks> Lookup for PerPiece<B> {
     const HAS_SINGLE: bool = false;
     const HAS_SETWISE: bool = true;
 
-    #[inline(always)]
-    fn rook(self, sq: Square, occ: Bitboard) -> Bitboard {
-        self.0.rook_attacks(sq, occ)
-    }
-    #[inline(always)]
-    fn bishop(self, sq: Square, occ: Bitboard) -> Bitboard {
-        self.0.bishop_attacks(sq, occ)
-    }
-    #[inline(always)]
-    fn queen(self, sq: Square, occ: Bitboard) -> Bitboard {
-        self.0.queen_attacks(sq, occ)
-    }
+    token_lookups!();
     #[inline(never)]
     fn run_calls(self, workload: Workload, piece: Piece, data: &Data) -> u64 {
         self.0.run_compiled(
