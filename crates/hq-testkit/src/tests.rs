@@ -4,30 +4,34 @@
 use super::*;
 use hq_core::cpu::Level;
 
-#[derive(Clone, Copy, Debug)]
-struct Oracle;
-impl SliderAttacks for Oracle {
-    const NAME: &'static str = "oracle";
-    const LEVEL: Level = Level::Baseline;
-    unsafe fn new_unchecked() -> Self {
-        Oracle
-    }
+/// A portable test backend: the struct, its name, and the methods given.
+macro_rules! backend {
+    ($(#[$doc:meta])* $name:ident, $label:literal; $($methods:tt)*) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug)]
+        struct $name;
+        impl SliderAttacks for $name {
+            const NAME: &'static str = $label;
+            const LEVEL: Level = Level::Baseline;
+            unsafe fn new_unchecked() -> Self {
+                $name
+            }
+            $($methods)*
+        }
+    };
+}
+
+backend! { Oracle, "oracle";
     fn line_attacks(self, line: Line, sq: Square, occ: Bitboard) -> Bitboard {
         reference::line_attacks(line, sq, occ)
     }
 }
 
-/// Wrong in one single case: a rook on h8 whose rank holds exactly one
-/// blocker, on b8, also "sees" a8 through it. Random occupancies almost never
-/// hit this; the exhaustive part must.
-#[derive(Clone, Copy, Debug)]
-struct OffByOneCase;
-impl SliderAttacks for OffByOneCase {
-    const NAME: &'static str = "wrong-in-one-case";
-    const LEVEL: Level = Level::Baseline;
-    unsafe fn new_unchecked() -> Self {
-        OffByOneCase
-    }
+backend! {
+    /// Wrong in one single case: a rook on h8 whose rank holds exactly one
+    /// blocker, on b8, also "sees" a8 through it. Random occupancies almost never
+    /// hit this; the exhaustive part must.
+    OffByOneCase, "wrong-in-one-case";
     fn line_attacks(self, line: Line, sq: Square, occ: Bitboard) -> Bitboard {
         let right = reference::line_attacks(line, sq, occ);
         let on_line = occ.0 & LINE_MASKS[sq as usize].get(line);
@@ -39,15 +43,9 @@ impl SliderAttacks for OffByOneCase {
     }
 }
 
-/// Lets the occupancy off the line leak into the answer.
-#[derive(Clone, Copy, Debug)]
-struct LeaksOffLine;
-impl SliderAttacks for LeaksOffLine {
-    const NAME: &'static str = "leaks-off-line";
-    const LEVEL: Level = Level::Baseline;
-    unsafe fn new_unchecked() -> Self {
-        LeaksOffLine
-    }
+backend! {
+    /// Lets the occupancy off the line leak into the answer.
+    LeaksOffLine, "leaks-off-line";
     fn line_attacks(self, line: Line, sq: Square, occ: Bitboard) -> Bitboard {
         let right = reference::line_attacks(line, sq, occ);
         // Wrong when g1 is occupied, whatever the line: a classic masking bug.
@@ -59,15 +57,9 @@ impl SliderAttacks for LeaksOffLine {
     }
 }
 
-/// Right per square, wrong in the batch remainder (the last of 9+ entries).
-#[derive(Clone, Copy, Debug)]
-struct BadBatchTail;
-impl SliderAttacks for BadBatchTail {
-    const NAME: &'static str = "bad-batch-tail";
-    const LEVEL: Level = Level::Baseline;
-    unsafe fn new_unchecked() -> Self {
-        BadBatchTail
-    }
+backend! {
+    /// Right per square, wrong in the batch remainder (the last of 9+ entries).
+    BadBatchTail, "bad-batch-tail";
     fn line_attacks(self, line: Line, sq: Square, occ: Bitboard) -> Bitboard {
         reference::line_attacks(line, sq, occ)
     }
@@ -81,16 +73,10 @@ impl SliderAttacks for BadBatchTail {
     }
 }
 
-/// Set-wise that loses the rooks on the h-file: what an overflow barrier
-/// that wraps into the next rank typically does.
-#[derive(Clone, Copy, Debug)]
-struct SetwiseIgnoresSliders;
-impl SliderAttacks for SetwiseIgnoresSliders {
-    const NAME: &'static str = "setwise-ignores-sliders";
-    const LEVEL: Level = Level::Baseline;
-    unsafe fn new_unchecked() -> Self {
-        SetwiseIgnoresSliders
-    }
+backend! {
+    /// Set-wise that loses the rooks on the h-file: what an overflow barrier
+    /// that wraps into the next rank typically does.
+    SetwiseIgnoresSliders, "setwise-ignores-sliders";
     fn line_attacks(self, line: Line, sq: Square, occ: Bitboard) -> Bitboard {
         reference::line_attacks(line, sq, occ)
     }
