@@ -15,9 +15,9 @@
 //! * single lookups and latency chains over 128 inputs, batches of 64
 //!   squares, set-wise calls with 1-2, 4-6 and 10-14 sliders in equal parts;
 //! * in rounds: an untimed warm-up round, then rounds each timing every cell
-//!   once in a fresh random order, until [`BUDGET`] (5 ms) is spent (but at least one timed round,
-//!   even on a slow CPU or an emulator); each
-//!   cell's figure is its median round;
+//!   once in a fresh random order, until [`BUDGET`] (5 ms) is spent (but at
+//!   least one timed round, even on a slow CPU or an emulator); each cell's
+//!   figure is its median round;
 //! * a challenger replaces the starting plan's backend only if its median
 //!   is at least [`MARGIN`] faster, so noise does not flip a close choice.
 
