@@ -1,9 +1,10 @@
 //! The choice table against the measurements: every committed bench-matrix
 //! run (`benches/results/<cpu-id>/results.json`) must belong to a class that
 //! names it, and that class's choice must be the fastest backend of the run
-//! for each entry point (within 5 %: the runs are noisy).
+//! (within 5 %: the runs are noisy) for each piece of the single lookups and
+//! batches, and for the set-wise calls.
 
-use hq::choice::{CLASSES, ClassChoice, classify};
+use hq::choice::{CLASSES, ClassChoice, Entry, Slider, classify};
 use hq::cpu::{Feature, Identity, Level, Vendor};
 use hq::{Backend, has_setwise_table};
 use hq_bench_format::{Results, RowKind};
@@ -91,7 +92,12 @@ fn every_class_choice_is_runnable_and_sane() {
         } else {
             elsewhere.push(class.name);
         }
-        for b in [c.single, c.batch, c.setwise] {
+        let exceptions = class
+            .per_piece
+            .iter()
+            .filter(|p| p.entry != Entry::Latency)
+            .map(|p| p.backend);
+        for b in [c.single, c.batch, c.setwise].into_iter().chain(exceptions) {
             assert!(
                 b.level() <= class.level || b.level() == Level::Baseline,
                 "{}: {b} needs {} beyond the class's {}",
@@ -147,32 +153,98 @@ fn the_choice_table_agrees_with_every_committed_run() {
             .filter(|row| row.kind == RowKind::Backend)
             .map(|row| row.name.as_str())
             .collect();
-        for (entry, chosen, workloads) in [
-            ("single lookups", class.choice.single, &["throughput"][..]),
-            ("batches", class.choice.batch, &["batch"][..]),
-            (
-                "set-wise",
-                class.choice.setwise,
-                &["setwise-few", "setwise-typical", "setwise-many"][..],
-            ),
+        // Single lookups and batches per piece: the class's plan, with its
+        // per-piece exceptions, against each piece's best backend.
+        let plan = class.plan();
+        for (entry, workload, pieces) in [
+            (Entry::Single, "throughput", plan.single),
+            (Entry::Batch, "batch", plan.batch),
         ] {
-            let (best, best_score) = backends
-                .iter()
-                .filter_map(|&b| Some((b, score(r, b, workloads)?)))
-                .max_by(|a, b| a.1.total_cmp(&b.1))
-                .expect("the run has backend figures");
-            let got = score(r, chosen.name(), workloads).unwrap_or(0.0);
+            for slider in Slider::ALL {
+                let piece = slider.name();
+                let figure = |b: &str| {
+                    r.figure("runtime", b, piece, workload)
+                        .map(|f| f.mlookups_per_s)
+                };
+                let (best, best_figure) = backends
+                    .iter()
+                    .filter_map(|&b| Some((b, figure(b)?)))
+                    .max_by(|a, b| a.1.total_cmp(&b.1))
+                    .expect("the run has backend figures");
+                let chosen = pieces.get(slider);
+                let got = figure(chosen.name()).unwrap_or(0.0);
+                println!(
+                    "choice: {} {}.{piece}: {chosen} {got:.0} M/s, the run's best {best} \
+                     {best_figure:.0}",
+                    r.cpu.id,
+                    entry.name()
+                );
+                assert!(
+                    got >= 0.95 * best_figure,
+                    "{}: class {} chooses {chosen} for {}.{piece} ({got:.0} M/s) but {best} \
+                     measured {best_figure:.0} in the committed run: name it in the class's \
+                     `per_piece`",
+                    r.cpu.id,
+                    class.name,
+                    entry.name()
+                );
+            }
+        }
+        // Set-wise calls per entry point (the set-wise loop is per entry
+        // point too), over the three slider counts.
+        let workloads = ["setwise-few", "setwise-typical", "setwise-many"];
+        let (best, best_score) = backends
+            .iter()
+            .filter_map(|&b| Some((b, score(r, b, &workloads)?)))
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .expect("the run has backend figures");
+        let chosen = class.choice.setwise;
+        let got = score(r, chosen.name(), &workloads).unwrap_or(0.0);
+        println!(
+            "choice: {} set-wise: {chosen} {got:.0} M/s, the run's best {best} {best_score:.0}",
+            r.cpu.id
+        );
+        assert!(
+            got >= 0.95 * best_score,
+            "{}: class {} chooses {chosen} for set-wise calls ({got:.0} M/s) but {best} \
+             measured {best_score:.0} in the committed run",
+            r.cpu.id,
+            class.name
+        );
+        // The set-wise loop over the single backend's lookups (1-2 sliders)
+        // only where that backend's own set-wise calls with 1-2 sliders,
+        // which are such a loop, beat the set-wise kernel there.
+        let few = ["setwise-few"];
+        let c = class.choice;
+        if c.single != c.setwise {
+            let kernel = score(r, c.setwise.name(), &few).unwrap_or(0.0);
+            let looped = score(r, c.single.name(), &few).unwrap_or(0.0);
             println!(
-                "choice: {} {entry}: {chosen} {got:.0} M/s, the run's best {best} {best_score:.0}",
-                r.cpu.id
+                "choice: {} set-wise with 1-2 sliders: {} {looped:.0} M/s, {} {kernel:.0}; \
+                 the class loops up to {} sliders",
+                r.cpu.id, c.single, c.setwise, c.setwise_loop
             );
-            assert!(
-                got >= 0.95 * best_score,
-                "{}: class {} chooses {chosen} for {entry} ({got:.0} M/s) but {best} measured \
-                 {best_score:.0} in the committed run",
-                r.cpu.id,
-                class.name
-            );
+            if c.loops_setwise() {
+                assert!(
+                    looped >= 0.95 * kernel,
+                    "{}: class {} loops over {} for 1-2 sliders ({looped:.0} M/s) but {} \
+                     measured {kernel:.0}: set its setwise_loop to 0",
+                    r.cpu.id,
+                    class.name,
+                    c.single,
+                    c.setwise
+                );
+            } else {
+                assert!(
+                    kernel >= 0.95 * looped,
+                    "{}: class {} never loops over {} ({looped:.0} M/s with 1-2 sliders), \
+                     though {} measured {kernel:.0}",
+                    r.cpu.id,
+                    class.name,
+                    c.single,
+                    c.setwise
+                );
+            }
         }
     }
 }

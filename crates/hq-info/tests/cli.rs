@@ -110,12 +110,15 @@ fn without_hq_backend_the_class_choice_serves() {
     for env in [None, Some("auto"), Some("")] {
         let (code, stdout, stderr) = hq_info(env, &[]);
         assert_eq!(code, 0, "{stderr}");
-        let c = hq::choice::this_cpu().choice;
+        // The class's plan, with its per-piece exceptions.
+        let p = hq::choice::this_cpu().plan();
         assert_eq!(
-            entry_points(&stdout),
-            [c.single.name(), c.batch.name(), c.setwise.name()],
-            "{stdout}"
+            line(&stdout, "single lookups"),
+            p.single.compact().to_string()
         );
+        assert_eq!(line(&stdout, "batches"), p.batch.compact().to_string());
+        let setwise = p.setwise.compact().to_string();
+        assert!(line(&stdout, "set-wise").starts_with(&setwise), "{stdout}");
         assert_eq!(
             line(&stdout, "why"),
             "run-time dispatch: the class's choice"

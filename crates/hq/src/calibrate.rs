@@ -21,6 +21,7 @@
 //! * a challenger replaces the starting plan's backend only if its median
 //!   is at least [`MARGIN`] faster, so noise does not flip a close choice.
 
+pub use crate::choice::Entry;
 use crate::choice::{Plan, Slider};
 use crate::dispatch::{self, Setwise};
 use crate::{Backend, BackendError, Bitboard, Square, registry};
@@ -42,35 +43,6 @@ const MAX_ROUNDS: u32 = 25;
 /// When the measuring stops at the latest (a cell is not started after
 /// it), leaving the rest of [`BUDGET`] for the decisions.
 const DEADLINE: Duration = Duration::from_micros(4500);
-
-/// The entry points a plan chooses for.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Entry {
-    /// `rook_attacks` ... (throughput: independent lookups).
-    Single,
-    /// `latency::rook_attacks` ... (each occupancy depends on the previous
-    /// result).
-    Latency,
-    /// `*_attacks_batch`.
-    Batch,
-    /// `*_attacks_setwise`.
-    Setwise,
-}
-
-impl Entry {
-    /// Every entry point, in the [`Plan`] text form's order.
-    pub const ALL: [Entry; 4] = [Entry::Single, Entry::Batch, Entry::Setwise, Entry::Latency];
-
-    /// `single`, `batch`, `setwise` or `latency`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Entry::Single => "single",
-            Entry::Latency => "latency",
-            Entry::Batch => "batch",
-            Entry::Setwise => "setwise",
-        }
-    }
-}
 
 /// One candidate of one entry point and piece, and what it measured.
 #[derive(Clone, Copy, PartialEq, Debug)]

@@ -4,7 +4,10 @@
 //! A CPU belongs to the first class in [`CLASSES`] whose vendor, family and
 //! instruction-set level it has. Each class names one backend per entry
 //! point: single lookups (`rook_attacks` ...), batches (`*_batch`) and
-//! set-wise calls (`*_setwise`). The rows marked *measured* come from full
+//! set-wise calls (`*_setwise`), and per piece where a measurement shows
+//! a piece faster on another backend ([`ClassChoice::per_piece`]: rook
+//! batches on `avx512` where bishop and queen batches are fastest on
+//! `pext`). The rows marked *measured* come from full
 //! `cargo xtask bench-matrix` runs committed under `benches/results/<cpu-id>/`
 //! (a test, `benches/tests/choice.rs`, checks that each such row still names the
 //! fastest backend of its run); the other rows are fallbacks for CPUs no
@@ -133,7 +136,7 @@ impl<T: Copy + PartialEq> Pieces<T> {
     }
 
     /// Sets the value of `slider`.
-    pub fn set(&mut self, slider: Slider, value: T) {
+    pub const fn set(&mut self, slider: Slider, value: T) {
         match slider {
             Slider::Rook => self.rook = value,
             Slider::Bishop => self.bishop = value,
@@ -182,6 +185,35 @@ impl<T: core::fmt::Display> core::fmt::Display for Pieces<T> {
     /// `rook / bishop / queen`.
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(f, "{} / {} / {}", self.rook, self.bishop, self.queen)
+    }
+}
+
+/// The entry points a plan chooses for (the groups of [`Plan`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Entry {
+    /// `rook_attacks` ... (throughput: independent lookups).
+    Single,
+    /// `latency::rook_attacks` ... (each occupancy depends on the previous
+    /// result).
+    Latency,
+    /// `*_attacks_batch`.
+    Batch,
+    /// `*_attacks_setwise`.
+    Setwise,
+}
+
+impl Entry {
+    /// Every entry point, in the [`Plan`] text form's order.
+    pub const ALL: [Entry; 4] = [Entry::Single, Entry::Batch, Entry::Setwise, Entry::Latency];
+
+    /// `single`, `batch`, `setwise` or `latency`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Entry::Single => "single",
+            Entry::Latency => "latency",
+            Entry::Batch => "batch",
+            Entry::Setwise => "setwise",
+        }
     }
 }
 
@@ -261,6 +293,22 @@ impl Plan {
             ("setwise", self.setwise),
             ("latency", self.latency),
         ]
+    }
+
+    /// The plan with `piece`'s backend for its entry point and piece.
+    pub const fn with(mut self, piece: PieceChoice) -> Plan {
+        let PieceChoice {
+            entry,
+            slider,
+            backend,
+        } = piece;
+        match entry {
+            Entry::Single => self.single.set(slider, backend),
+            Entry::Batch => self.batch.set(slider, backend),
+            Entry::Setwise => self.setwise.set(slider, backend),
+            Entry::Latency => self.latency.set(slider, backend),
+        }
+        self
     }
 
     /// Every backend the plan names.
@@ -425,6 +473,20 @@ impl core::str::FromStr for Plan {
     }
 }
 
+/// One piece's backend for one entry point: a class's exception to its
+/// per-entry-point [`Choice`], where a measurement shows that piece faster
+/// on another backend (on an Intel Xeon of model 0xa7, rook batches are
+/// fastest on `avx512` while bishop and queen batches are on `pext`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct PieceChoice {
+    /// The entry point.
+    pub entry: Entry,
+    /// The piece.
+    pub slider: Slider,
+    /// Its backend.
+    pub backend: Backend,
+}
+
 /// A class of CPUs and its choice.
 #[derive(Clone, Copy, Debug)]
 pub struct ClassChoice {
@@ -446,6 +508,10 @@ pub struct ClassChoice {
     /// The backends of [`crate::latency`], per piece (the `latency` column
     /// of the measured runs; portable scalar backends where inferred).
     pub latency: Latency,
+    /// Per-piece exceptions to `choice` (and `latency`), each backed by the
+    /// committed runs of `measured_on`. Builds without `std` choose per
+    /// entry point and ignore them.
+    pub per_piece: &'static [PieceChoice],
     /// Where the choice comes from: the committed runs (cpu ids under
     /// `benches/results/`) that measured it, or what it is inferred from.
     pub evidence: &'static str,
@@ -454,6 +520,19 @@ pub struct ClassChoice {
 }
 
 impl ClassChoice {
+    /// The class's plan: [`ClassChoice::choice`] and
+    /// [`ClassChoice::latency`] for every piece, then the exceptions of
+    /// [`ClassChoice::per_piece`].
+    pub const fn plan(&self) -> Plan {
+        let mut plan = Plan::of_class(self.choice, self.latency);
+        let mut i = 0;
+        while i < self.per_piece.len() {
+            plan = plan.with(self.per_piece[i]);
+            i += 1;
+        }
+        plan
+    }
+
     /// Whether a CPU with `identity`, on which `has_level` tells which
     /// levels are present, belongs to the class.
     pub fn matches(&self, identity: Identity, has_level: impl Fn(Level) -> bool) -> bool {
@@ -491,10 +570,15 @@ pub const CLASSES: &[ClassChoice] = &[
             bishop: Pext,
             queen: ScalarRankTable,
         },
+        per_piece: &[PieceChoice {
+            entry: Entry::Batch,
+            slider: Slider::Rook,
+            backend: Avx512,
+        }],
         evidence: "measured: benches/results/intel-r-xeon-r-processor-f6-ma7-s1 (rows pext \
-                   and avx512, runtime build, columns throughput, batch and set-wise; set-wise \
-                   with 1-2 sliders: the per-piece rows; latency: every backend row's latency \
-                   column)",
+                   and avx512, runtime build, columns throughput, batch and set-wise, each \
+                   piece's batch on its own; set-wise with 1-2 sliders: the per-piece rows; \
+                   latency: every backend row's latency column)",
         measured_on: &["intel-r-xeon-r-processor-f6-ma7-s1"],
     },
     ClassChoice {
@@ -508,13 +592,18 @@ pub const CLASSES: &[ClassChoice] = &[
             single: Pext,
             batch: Avx512,
             setwise: Avx512,
-            setwise_loop: 2,
+            setwise_loop: 0,
         },
         latency: Latency::all(ScalarRankTable),
+        per_piece: &[PieceChoice {
+            entry: Entry::Batch,
+            slider: Slider::Bishop,
+            backend: Pext,
+        }],
         evidence: "measured: benches/results/amd-epyc-f19-m11-s1 (AMD EPYC, Zen 4; rows \
                    pext, avx512 and the per-piece loops, runtime build, columns throughput, \
-                   batch and set-wise; latency: every backend row's latency column); Zen 5 not \
-                   committed",
+                   batch and set-wise, each piece's batch on its own; latency: every backend \
+                   row's latency column); Zen 5 not committed",
         measured_on: &["amd-epyc-f19-m11-s1"],
     },
     ClassChoice {
@@ -531,6 +620,7 @@ pub const CLASSES: &[ClassChoice] = &[
             setwise_loop: 0,
         },
         latency: Latency::all(ScalarRankTable),
+        per_piece: &[],
         evidence: "measured on Zen 3 before PEXT was a backend (the README's first matrix: \
                    the PEXT reference 491 M queens/s against 374 for avx2; avx2 batches 626 \
                    against 537; PEXT per-piece set-wise 320 against 177), not committed",
@@ -545,6 +635,7 @@ pub const CLASSES: &[ClassChoice] = &[
         fast_pext: Some(false),
         choice: Choice::all(Avx2),
         latency: Latency::all(ScalarRankTable),
+        per_piece: &[],
         evidence: "not measured; PEXT excluded (microcoded, 18+ cycles); avx2 was the fastest \
                    HQ backend for every entry point on Zen 3",
         measured_on: &[],
@@ -563,6 +654,7 @@ pub const CLASSES: &[ClassChoice] = &[
             setwise_loop: 2,
         },
         latency: Latency::all(ScalarRankTable),
+        per_piece: &[],
         evidence: "not measured; as the measured Intel AVX-512 class",
         measured_on: &[],
     },
@@ -580,6 +672,7 @@ pub const CLASSES: &[ClassChoice] = &[
             setwise_loop: 0,
         },
         latency: Latency::all(ScalarRankTable),
+        per_piece: &[],
         evidence: "not measured; as the Zen 3 class",
         measured_on: &[],
     },
@@ -592,6 +685,7 @@ pub const CLASSES: &[ClassChoice] = &[
         fast_pext: Some(false),
         choice: Choice::all(Avx2),
         latency: Latency::all(ScalarRankTable),
+        per_piece: &[],
         evidence: "not measured; as the AMD slow-PEXT class",
         measured_on: &[],
     },
@@ -604,6 +698,7 @@ pub const CLASSES: &[ClassChoice] = &[
         fast_pext: None,
         choice: Choice::all(Ssse3),
         latency: Latency::all(ScalarRankTable),
+        per_piece: &[],
         evidence: "not measured on such a CPU; ssse3 beat the scalar backends on Zen 3 in \
                    throughput and batches",
         measured_on: &[],
@@ -622,6 +717,7 @@ pub const CLASSES: &[ClassChoice] = &[
             setwise_loop: 0,
         },
         latency: Latency::all(ScalarRankTable),
+        per_piece: &[],
         evidence: "not timed: instruction counts of the cross-compiled kernels (rustc 1.95, \
                    --release, aarch64-unknown-linux-gnu; rook/bishop/queen): single lookups \
                    neon 21/19/35 against scalar-rank-table 27/22/42 and scalar-reverse \
@@ -640,6 +736,7 @@ pub const CLASSES: &[ClassChoice] = &[
         fast_pext: None,
         choice: Choice::all(Simd128),
         latency: Latency::all(Classic),
+        per_piece: &[],
         evidence: "not timed: instruction counts of the compiled kernels (wasm operators, \
                    rustc 1.95, --release, +simd128; rook/bishop/queen): single lookups \
                    simd128 60/33/82 against classic 68/68/132 and scalar-rank-table \
@@ -667,6 +764,7 @@ pub const CLASSES: &[ClassChoice] = &[
             setwise_loop: 0,
         },
         latency: Latency::all(Classic),
+        per_piece: &[],
         evidence: "not timed: instruction counts of the compiled kernels (wasm operators, \
                    rustc 1.95, --release; rook/bishop/queen): single lookups classic \
                    68/68/132 against scalar-rank-table 171/253/373 and scalar-reverse \
@@ -685,6 +783,7 @@ pub const CLASSES: &[ClassChoice] = &[
         fast_pext: None,
         choice: Choice::all(ScalarRankTable),
         latency: Latency::all(ScalarRankTable),
+        per_piece: &[],
         evidence: "scalar-rank-table was the fastest portable backend on every CPU measured",
         measured_on: &[],
     },
@@ -717,11 +816,16 @@ pub const fn chosen_on_this_target(backend: Backend) -> bool {
     while i < CLASSES.len() {
         let class = &CLASSES[i];
         let c = class.choice;
-        if level_on_this_target(class.level)
-            && (c.single as u8 == backend as u8
-                || c.batch as u8 == backend as u8
-                || c.setwise as u8 == backend as u8)
-        {
+        let mut named = c.single as u8 == backend as u8
+            || c.batch as u8 == backend as u8
+            || c.setwise as u8 == backend as u8;
+        let mut j = 0;
+        while j < class.per_piece.len() {
+            let piece = class.per_piece[j];
+            named |= !matches!(piece.entry, Entry::Latency) && piece.backend as u8 == backend as u8;
+            j += 1;
+        }
+        if level_on_this_target(class.level) && named {
             return true;
         }
         i += 1;

@@ -140,11 +140,21 @@ impl fmt::Display for Selection {
             )?;
         }
         write!(f, "; latency (rook / bishop / queen): {}", p.latency)?;
-        writeln!(
+        write!(
             f,
             "\nCPU class: {} ({}); its choice: {}",
             self.class.name, self.class.description, self.class.choice
         )?;
+        for piece in self.class.per_piece {
+            write!(
+                f,
+                ", {}.{}={}",
+                piece.entry.name(),
+                piece.slider.name(),
+                piece.backend
+            )?;
+        }
+        writeln!(f)?;
         write!(f, "{}", self.reason())?;
         for note in &self.notes {
             write!(f, "\n{note}")?;
@@ -284,10 +294,13 @@ pub(crate) fn decide() -> Result<Selection, BackendError> {
     })
 }
 
-/// The class's plan: its choice, and its latency choice with each piece
-/// checked.
+/// The class's plan ([`ClassChoice::plan`]), its latency choice with each
+/// piece checked.
 pub(crate) fn class_plan(class: &ClassChoice) -> Plan {
-    Plan::of_class(class.choice, class_latency(class))
+    Plan {
+        latency: class_latency(class),
+        ..class.plan()
+    }
 }
 
 /// A forced build's plan: `HQ_BACKEND`'s backend if forced, else each
@@ -345,10 +358,14 @@ fn forced_plan(class: &'static ClassChoice) -> Result<(Plan, Source, Vec<String>
                     0
                 },
             };
-            (
-                Plan::of_class(choice, class.latency.map(latency_pick)),
-                Source::Class,
-            )
+            let mut plan = Plan::of_class(choice, class.latency.map(latency_pick));
+            // The class's per-piece exceptions whose backends are forced.
+            for &piece in class.per_piece {
+                if runs.contains(&piece.backend) {
+                    plan = plan.with(piece);
+                }
+            }
+            (plan, Source::Class)
         }
     };
     for &b in &runs {
@@ -366,7 +383,7 @@ fn forced_plan(class: &'static ClassChoice) -> Result<(Plan, Source, Vec<String>
 /// lookups' backend where the CPU lacks it: a class row can only name
 /// backends its level has, but a test may hand any class here).
 fn class_latency(class: &ClassChoice) -> Latency {
-    class.latency.map(|_, b| {
+    class.plan().latency.map(|_, b| {
         if b.is_supported() {
             b
         } else {

@@ -88,7 +88,7 @@ pub use attacks::{
 pub use backend::{BackendError, ENV_VAR};
 #[cfg(feature = "std")]
 pub use calibrate::{Calibration, calibrate};
-pub use choice::{Choice, ClassChoice, Latency, Pieces, Plan, Slider};
+pub use choice::{Choice, ClassChoice, Entry, Latency, PieceChoice, Pieces, Plan, Slider};
 #[cfg(feature = "std")]
 pub use dispatch::{CALIBRATE_VAR, Mode, PLAN_VAR, Selection, Source, has_setwise_table};
 pub use hq_core::{

@@ -320,11 +320,11 @@ fn a_backend_outside_the_dispatch_is_refused_with_how_to_get_it() {
             .arch()
             .is_none_or(|a| a == std::env::consts::ARCH)
         {
-            for b in [
-                class.choice.single,
-                class.choice.batch,
-                class.choice.setwise,
-            ] {
+            let plan = class.plan();
+            for b in [plan.single, plan.batch, plan.setwise]
+                .iter()
+                .flat_map(|p| [p.rook, p.bishop, p.queen])
+            {
                 assert!(b.is_dispatched(), "{b} of class {}", class.name);
             }
         }
