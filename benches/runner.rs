@@ -489,9 +489,9 @@ impl Bench {
             }
             .to_owned(),
             choice: ChoiceNames {
-                single: selection.choice().single.name().to_owned(),
-                batch: selection.choice().batch.name().to_owned(),
-                setwise: selection.choice().setwise.name().to_owned(),
+                single: pieces_name(selection.plan.single),
+                batch: pieces_name(selection.plan.batch),
+                setwise: pieces_name(selection.plan.setwise),
                 setwise_loop: selection.choice().effective_setwise_loop(),
             },
             class: selection.class.name.to_owned(),
@@ -576,4 +576,16 @@ pub fn check_against_oracle<L: Lookup>(name: &str, lookup: L, data: &Data) -> u6
         }
     }
     cases
+}
+
+/// An entry point's backend for the record: the queen's, then any piece
+/// that differs (`avx512 (bishop: pext)`).
+fn pieces_name(pieces: hq::Pieces) -> String {
+    let mut name = pieces.queen.name().to_owned();
+    for (piece, backend) in [("rook", pieces.rook), ("bishop", pieces.bishop)] {
+        if backend != pieces.queen {
+            name += &format!(" ({piece}: {backend})");
+        }
+    }
+    name
 }

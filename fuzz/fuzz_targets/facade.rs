@@ -30,7 +30,7 @@ fn check_selection() {
             assert_eq!(selection.source, Source::Environment, "{selection}");
             assert_eq!(selection.choice(), Choice::all(backend), "{selection}");
         }
-        _ => assert_eq!(selection.choice(), selection.class.choice, "{selection}"),
+        _ => assert_eq!(selection.plan, selection.class.plan(), "{selection}"),
     }
     eprintln!(
         "facade target: {}",

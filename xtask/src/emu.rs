@@ -388,16 +388,19 @@ fn check(r: &Run, status: Option<i32>, lines: &[String]) -> Option<String> {
     }
 }
 
-/// The line `hq-info` prints for the class the emulated Tiger Lake (Intel,
-/// AVX-512 and GFNI) belongs to, from the choice table itself.
+/// The lines `hq-info` prints for the class the emulated Tiger Lake (Intel,
+/// AVX-512 and GFNI) belongs to, from the choice table itself (its plan,
+/// with the per-piece exceptions).
 fn intel_avx512_choice() -> String {
     let class = hq::choice::CLASSES
         .iter()
         .find(|c| c.name == "intel-avx512")
         .expect("the choice table has an intel-avx512 class");
-    let c = class.choice;
+    let p = class.plan();
     format!(
         "single lookups: {}, batches: {}, set-wise: {}",
-        c.single, c.batch, c.setwise
+        p.single.compact(),
+        p.batch.compact(),
+        p.setwise.compact()
     )
 }
