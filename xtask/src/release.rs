@@ -2,7 +2,7 @@
 //! registry: the `no_std` build of the facade, `cargo package` of every
 //! publishable crate, and the MSRV.
 
-use crate::test::{cargo, cargo_env};
+use crate::test::cargo_env;
 use std::process::Command;
 
 /// The facade without `std`: its free functions against the oracle on the
@@ -55,8 +55,9 @@ pub fn no_std() -> Result<(), String> {
     Ok(())
 }
 
-/// The workspace's publishable packages (those without `publish = false`).
-fn publishable() -> Result<Vec<String>, String> {
+/// The workspace's publishable packages (those without `publish = false`),
+/// as (name, version).
+fn publishable() -> Result<Vec<(String, String)>, String> {
     let out = Command::new(env!("CARGO"))
         .args(["metadata", "--no-deps", "--format-version", "1"])
         .output()
@@ -70,20 +71,89 @@ fn publishable() -> Result<Vec<String>, String> {
         .iter()
         // `publish` is null for "any registry", `[]` for `publish = false`.
         .filter(|p| p["publish"].as_array().is_none_or(|r| !r.is_empty()))
-        .filter_map(|p| p["name"].as_str().map(str::to_owned))
+        .filter_map(|p| {
+            Some((
+                p["name"].as_str()?.to_owned(),
+                p["version"].as_str()?.to_owned(),
+            ))
+        })
         .collect())
+}
+
+/// The names of [`publishable`] packages.
+fn publishable_names() -> Result<Vec<String>, String> {
+    Ok(publishable()?.into_iter().map(|(name, _)| name).collect())
 }
 
 /// `cargo package` of every publishable crate at once (cargo orders them by
 /// dependency and verifies each against the others' packaged sources).
 pub fn package() -> Result<(), String> {
-    let names = publishable()?;
+    let crates = publishable()?;
+    forget_stale_overlay_sources(&crates)?;
+    let names: Vec<&str> = crates.iter().map(|(name, _)| name.as_str()).collect();
     println!("\npublishable crates: {}", names.join(", "));
+    // Its own target directory, emptied first: cargo compiles a registry
+    // dependency once per name and version and never checks its sources
+    // again, so an older commit's build of a packaged crate would be reused.
+    let target = crate::workspace_root().join(PACKAGE_TARGET_DIR);
+    if target.exists() {
+        std::fs::remove_dir_all(&target)
+            .map_err(|e| format!("cannot empty {}: {e}", target.display()))?;
+    }
     let mut args = vec!["package", "--allow-dirty"];
     for name in &names {
         args.extend(["-p", name]);
     }
-    cargo(&args)
+    cargo_env(&args, &[("CARGO_TARGET_DIR", PACKAGE_TARGET_DIR)])
+}
+
+/// Where `cargo package` builds, away from the workspace's `target/debug`.
+const PACKAGE_TARGET_DIR: &str = "target/package-check";
+
+/// Removes this workspace's crates from cargo's unpacked local-registry
+/// sources, so that `cargo package` verifies against today's code.
+/// (Found when CI failed twice on code that passed in fresh clones here.)
+///
+/// To verify a crate against its packaged dependencies, cargo "publishes"
+/// them to a temporary registry in `target/package/tmp-registry` and unpacks
+/// them into `$CARGO_HOME/registry/src/-<hash of that path>/name-version`.
+/// It unpacks a name and version only once: on a machine that packaged an
+/// older commit in the same checkout path (a CI runner), verification
+/// compiled against the old sources and failed ("cannot find `at_level` in
+/// `hq_core`"). Only directories of these crates' names and versions under
+/// the `-<hash>` (local) sources are removed; crates.io's are untouched.
+fn forget_stale_overlay_sources(crates: &[(String, String)]) -> Result<(), String> {
+    let cargo_home = std::env::var_os("CARGO_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".cargo")));
+    let Some(sources) = cargo_home.map(|home| home.join("registry").join("src")) else {
+        return Ok(());
+    };
+    let Ok(registries) = std::fs::read_dir(&sources) else {
+        return Ok(());
+    };
+    let mut removed = 0;
+    for registry in registries.flatten() {
+        if !registry.file_name().to_string_lossy().starts_with('-') {
+            continue;
+        }
+        for (name, version) in crates {
+            let unpacked = registry.path().join(format!("{name}-{version}"));
+            if unpacked.is_dir() {
+                std::fs::remove_dir_all(&unpacked)
+                    .map_err(|e| format!("cannot remove {}: {e}", unpacked.display()))?;
+                removed += 1;
+            }
+        }
+    }
+    if removed > 0 {
+        println!(
+            "\nremoved {removed} earlier unpacked copies of this workspace's crates \
+             from {} (cargo would verify against them)",
+            sources.display()
+        );
+    }
+    Ok(())
 }
 
 /// The workspace's `rust-version`, checked with that toolchain (installed
@@ -108,7 +178,7 @@ pub fn msrv() -> Result<(), String> {
         );
         return Ok(());
     }
-    let names = publishable()?;
+    let names = publishable_names()?;
     let mut all = vec!["check", "--all-targets"];
     for name in &names {
         all.extend(["-p", name]);

@@ -35,6 +35,10 @@ pub struct Args {
     /// Skip the quick bench-matrix run.
     #[arg(long)]
     no_bench: bool,
+    /// Run only the steps whose name contains this text (for example
+    /// `--only package` or `--only Miri`), to repeat one failed step.
+    #[arg(long, value_name = "STEP")]
+    only: Option<String>,
 }
 
 /// Runs `cargo` with `args`, streaming its output.
@@ -253,6 +257,16 @@ pub fn run(args: &Args) -> Result<(), String> {
         "README tables",
         Box::new(|| crate::readme::run(&crate::readme::Args { check: true })),
     ));
+    if let Some(only) = &args.only {
+        let all: Vec<&str> = steps.iter().map(|(name, _)| *name).collect();
+        steps.retain(|(name, _)| name.to_lowercase().contains(&only.to_lowercase()));
+        if steps.is_empty() {
+            return Err(format!(
+                "--only {only:?} names no step; the steps: {}",
+                all.join(", ")
+            ));
+        }
+    }
     let (mut passed, mut failed, mut times) = (0, Vec::new(), Vec::new());
     let started = std::time::Instant::now();
     for (name, step) in &steps {
