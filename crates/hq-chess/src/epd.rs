@@ -108,3 +108,112 @@ impl Suite {
         parse_suite(self.text()).unwrap_or_else(|e| panic!("{}: {e}", self.file_name()))
     }
 }
+
+/// What [`check_suite`] found.
+#[derive(Clone, Debug, Default)]
+pub struct SuiteOutcome {
+    /// One line per count that differs (or FEN rejected), sorted.
+    pub mismatches: Vec<String>,
+    /// Nodes counted in all.
+    pub nodes: u64,
+    /// Counts compared.
+    pub checks: u64,
+}
+
+/// Perft of every entry at every listed depth up to `max_depth`, over
+/// `threads` worker threads, with `backend` (`None`: hq's choice for this
+/// CPU, `hq::with_active_backend`). The perft is compiled here, in this
+/// optimised library, whatever the caller's profile.
+///
+/// # Errors
+/// The backend cannot run on this CPU.
+pub fn check_suite(
+    entries: &[EpdEntry],
+    max_depth: u32,
+    threads: usize,
+    backend: Option<hq::Backend>,
+) -> Result<SuiteOutcome, hq::BackendError> {
+    let job = SuiteJob {
+        entries,
+        max_depth,
+        threads: threads.max(1),
+    };
+    match backend {
+        None => Ok(hq::with_active_backend(job)),
+        Some(b) => hq::with_backend(b, job),
+    }
+}
+
+/// Runs one suite with one backend over `threads` worker threads.
+struct SuiteJob<'a> {
+    entries: &'a [EpdEntry],
+    max_depth: u32,
+    threads: usize,
+}
+
+impl hq::WithBackend for SuiteJob<'_> {
+    type Output = SuiteOutcome;
+    fn run<B: hq::SliderAttacks>(self, token: B) -> SuiteOutcome {
+        use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+        let next = AtomicUsize::new(0);
+        let nodes = AtomicU64::new(0);
+        let checks = AtomicU64::new(0);
+        let mismatches = std::sync::Mutex::new(Vec::new());
+        std::thread::scope(|scope| {
+            for _ in 0..self.threads {
+                scope.spawn(|| {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(entry) = self.entries.get(i) else {
+                            break;
+                        };
+                        let (found, counted, compared) =
+                            check_entry(entry, i + 1, self.max_depth, token);
+                        nodes.fetch_add(counted, Ordering::Relaxed);
+                        checks.fetch_add(compared, Ordering::Relaxed);
+                        if !found.is_empty() {
+                            mismatches
+                                .lock()
+                                .unwrap_or_else(|e| e.into_inner())
+                                .extend(found);
+                        }
+                    }
+                });
+            }
+        });
+        let mut mismatches = mismatches.into_inner().unwrap_or_else(|e| e.into_inner());
+        mismatches.sort();
+        SuiteOutcome {
+            mismatches,
+            nodes: nodes.into_inner(),
+            checks: checks.into_inner(),
+        }
+    }
+}
+
+/// Checks every listed depth of one entry up to `max_depth`: the
+/// mismatches, the nodes counted and the counts compared.
+fn check_entry<B: hq::SliderAttacks>(
+    entry: &EpdEntry,
+    line: usize,
+    max_depth: u32,
+    token: B,
+) -> (Vec<String>, u64, u64) {
+    let position = match crate::Position::from_fen(&entry.fen) {
+        Ok(p) => p,
+        Err(e) => return (vec![format!("line {line}: FEN rejected: {e}")], 0, 0),
+    };
+    let (mut found, mut nodes, mut checks) = (Vec::new(), 0, 0);
+    for &(depth, expected) in entry.counts.iter().filter(|&&(d, _)| d <= max_depth) {
+        let got = crate::perft(&position, depth, token);
+        nodes += got;
+        checks += 1;
+        if got != expected {
+            found.push(format!(
+                "line {line} D{depth}: expected {expected}, got {got} ({})",
+                entry.fen
+            ));
+        }
+    }
+    (found, nodes, checks)
+}

@@ -337,3 +337,31 @@ fn a_small_perft_agrees_through_every_way_in() {
     }
     println!("small perft: 3 positions on the active choice, divide and {runs} backend runs agree");
 }
+
+/// `check_suite` (what `cargo xtask perft-suite` runs) passes the first
+/// standard positions on the active choice and on a named backend, and
+/// reports a wrong count with its line and depth.
+#[test]
+fn check_suite_counts_and_reports_mismatches() {
+    let mut entries: Vec<EpdEntry> = Suite::Standard.entries().into_iter().take(6).collect();
+    let passed = hq_chess::epd::check_suite(&entries, 2, 2, None).expect("the active choice runs");
+    assert!(passed.mismatches.is_empty(), "{:?}", passed.mismatches);
+    assert_eq!(passed.checks, 12, "two depths of six positions");
+    let named = hq_chess::epd::check_suite(&entries, 2, 1, Some(Backend::ScalarRankTable))
+        .expect("a portable backend runs");
+    assert_eq!(named.nodes, passed.nodes);
+    let (depth, right) = entries[3].counts[1];
+    entries[3].counts[1].1 = right + 1;
+    let planted = hq_chess::epd::check_suite(&entries, 2, 2, None).expect("runs");
+    assert_eq!(planted.mismatches.len(), 1, "{:?}", planted.mismatches);
+    let expected = format!("line 4 D{depth}: expected {}, got {right}", right + 1);
+    assert!(
+        planted.mismatches[0].starts_with(&expected),
+        "{}",
+        planted.mismatches[0]
+    );
+    println!(
+        "check_suite: {} counts, {} nodes; a planted wrong count reported",
+        passed.checks, passed.nodes
+    );
+}
