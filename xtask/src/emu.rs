@@ -36,6 +36,7 @@ pub struct Args {
     pub timeout: u32,
 }
 
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -150,39 +151,53 @@ pub fn run(args: &Args) -> Result<(), String> {
         started.elapsed()
     );
 
-    let mut results = Vec::new();
-    for r in RUNS {
-        let exe = executables
-            .get(&(r.binary.0.to_string(), r.binary.1.to_string()))
-            .ok_or_else(|| {
-                format!(
-                    "emu-test: cargo built no executable for {}/{} (renamed?)",
-                    r.binary.0, r.binary.1
-                )
-            })?;
-        let is_test = r.binary.1 != "hq-info";
-        let mut cmd = Command::new(&harness);
-        cmd.args(["--cpu", r.cpu, "--timeout", &timeout.to_string()]);
-        if quick {
-            cmd.args(["--env", "HQ_SUITE_DEPTH=quick"]);
-        }
-        cmd.arg(exe);
-        if is_test {
-            cmd.args(["--test-threads=1", "--nocapture"]);
-        }
-        cmd.args(r.args);
-        println!(
-            "emu-test: [{}] {}/{}: {}",
-            r.cpu, r.binary.0, r.binary.1, r.purpose
-        );
-        let t = Instant::now();
-        let (status, lines) = stream(cmd)?;
-        let seconds = t.elapsed().as_secs_f64();
-        let problem = check(r, status, &lines);
-        results.push((r, seconds, summary_lines(&lines), problem));
-    }
+    // Each run is a single-threaded emulator: rayon runs as many at a time
+    // as there are cores, each run's output printed whole when it ends.
+    let results = RUNS
+        .par_iter()
+        .map(|r| -> Result<_, String> {
+            let exe = executables
+                .get(&(r.binary.0.to_string(), r.binary.1.to_string()))
+                .ok_or_else(|| {
+                    format!(
+                        "emu-test: cargo built no executable for {}/{} (renamed?)",
+                        r.binary.0, r.binary.1
+                    )
+                })?;
+            let is_test = r.binary.1 != "hq-info";
+            let mut cmd = Command::new(&harness);
+            cmd.args(["--cpu", r.cpu, "--timeout", &timeout.to_string()]);
+            if quick {
+                cmd.args(["--env", "HQ_SUITE_DEPTH=quick"]);
+            }
+            cmd.arg(exe);
+            if is_test {
+                cmd.args(["--test-threads=1", "--nocapture"]);
+            }
+            cmd.args(r.args);
+            let t = Instant::now();
+            let (status, lines) = run_harness(cmd)?;
+            let seconds = t.elapsed().as_secs_f64();
+            println!(
+                "emu-test: [{}] {}/{}: {}\n{}",
+                r.cpu,
+                r.binary.0,
+                r.binary.1,
+                r.purpose,
+                lines
+                    .iter()
+                    .map(|l| format!("    | {l}\n"))
+                    .collect::<String>()
+            );
+            let problem = check(r, status, &lines);
+            Ok((r, seconds, summary_lines(&lines), problem))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
 
-    println!("\n==== emu-test summary (Bochs; wall time per run includes ~15 s of boot) ====");
+    println!(
+        "\n==== emu-test summary (Bochs, {} runs at a time; wall time per run includes ~15 s of boot) ====",
+        rayon::current_num_threads()
+    );
     let mut failures = 0;
     for (r, seconds, summary, problem) in &results {
         let verdict = if problem.is_none() { "PASS" } else { "FAIL" };
@@ -295,8 +310,8 @@ fn package_name_matches(id: &str, package: &str) -> bool {
         || id.contains(&format!("#{package}@"))
 }
 
-/// Runs the harness, echoing its output line by line; returns the exit code and the lines.
-fn stream(mut cmd: Command) -> Result<(Option<i32>, Vec<String>), String> {
+/// Runs the harness; returns the exit code and the lines of its output.
+fn run_harness(mut cmd: Command) -> Result<(Option<i32>, Vec<String>), String> {
     let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -304,10 +319,7 @@ fn stream(mut cmd: Command) -> Result<(Option<i32>, Vec<String>), String> {
         .map_err(|e| format!("emu-test: cannot start the harness: {e}"))?;
     let mut lines = Vec::new();
     if let Some(out) = child.stdout.take() {
-        for line in BufReader::new(out).lines().map_while(Result::ok) {
-            println!("    | {line}");
-            lines.push(line);
-        }
+        lines.extend(BufReader::new(out).lines().map_while(Result::ok));
     }
     let status = child
         .wait()

@@ -19,6 +19,7 @@
 //! runs them alone (longer fuzzing, for example).
 
 use hq::Backend;
+use rayon::prelude::*;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -278,6 +279,22 @@ fn fuzz_run(
     })
 }
 
+/// A fuzz run's report line, or its crash as the error.
+fn checked(label: String, run: FuzzRun) -> Result<String, String> {
+    if run.crashed || run.execs == 0 {
+        return Err(format!(
+            "fuzz target {label} crashed:\n{}",
+            tail(&run.output)
+        ));
+    }
+    let line = format!(
+        "{label}: {} executions in {:.0} s, 0 crashes",
+        run.execs, run.seconds
+    );
+    println!("{line}");
+    Ok(line)
+}
+
 /// A run's panic message (if any) and its last lines, for its error.
 fn tail(output: &str) -> String {
     let lines: Vec<&str> = output.lines().filter(|l| !l.starts_with('#')).collect();
@@ -316,48 +333,48 @@ fn fuzz_for(seconds: u64) -> Result<(), String> {
         start.elapsed().as_secs_f64()
     );
     let seeds = |t: &str| root.join("fuzz/corpus").join(t);
-    let mut report = Vec::new();
-    let mut check = |label: String, run: FuzzRun| -> Result<(), String> {
-        if run.crashed || run.execs == 0 {
-            return Err(format!(
-                "fuzz target {label} crashed:\n{}",
-                tail(&run.output)
-            ));
-        }
-        let line = format!(
-            "{label}: {} executions in {:.0} s, 0 crashes",
-            run.execs, run.seconds
-        );
-        println!("{line}");
-        report.push(line);
-        Ok(())
-    };
-    for target in FUZZ_TARGETS {
-        println!("\n==> fuzz target {target}, {seconds} s");
-        check(
-            target.into(),
-            fuzz_run(target, seconds, Some(&seeds(target)), &[], &[])?,
-        )?;
-    }
     let backends: Vec<&str> = Backend::supported()
         .map(|b| b.name())
         .chain(["auto"])
         .collect();
     let each = (seconds / backends.len() as u64).max(2);
+    // Each libFuzzer run is single-threaded: rayon runs as many at a time
+    // as there are cores (the facade's runs, which share a scratch corpus,
+    // one after another as one job).
+    let facade = || -> Result<Vec<String>, String> {
+        backends
+            .iter()
+            .map(|name| {
+                let env = [("HQ_BACKEND", *name)];
+                let run = fuzz_run("facade", each, Some(&seeds("facade")), &env, &[])?;
+                checked(format!("facade (HQ_BACKEND={name})"), run)
+            })
+            .collect()
+    };
+    for target in FUZZ_TARGETS {
+        println!("\n==> fuzz target {target}, {seconds} s");
+    }
     println!(
         "\n==> fuzz target facade under HQ_BACKEND={}, {each} s each",
         backends.join("|")
     );
-    for name in backends {
-        let run = fuzz_run(
-            "facade",
-            each,
-            Some(&seeds("facade")),
-            &[("HQ_BACKEND", name)],
-            &[],
-        )?;
-        check(format!("facade (HQ_BACKEND={name})"), run)?;
-    }
+    let jobs: Vec<Option<&str>> = FUZZ_TARGETS
+        .iter()
+        .copied()
+        .map(Some)
+        .chain([None])
+        .collect();
+    let report: Vec<String> = jobs
+        .par_iter()
+        .map(|job| match job {
+            Some(target) => {
+                let run = fuzz_run(target, seconds, Some(&seeds(target)), &[], &[])?;
+                Ok(vec![checked((*target).to_owned(), run)?])
+            }
+            None => facade(),
+        })
+        .collect::<Result<Vec<Vec<String>>, String>>()?
+        .concat();
     // The self-test: the planted bug, from an empty corpus.
     println!(
         "\n==> self-test: entry_points with a planted wrong backend (HQ_FUZZ_PLANT=1), {seconds} s at most"
