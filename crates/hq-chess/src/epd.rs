@@ -120,6 +120,17 @@ pub struct SuiteOutcome {
     pub checks: u64,
 }
 
+/// One suite line to check: every listed depth of `entry` up to `depth`.
+#[derive(Clone, Copy, Debug)]
+pub struct SuiteCase<'a> {
+    /// The 1-based line, for the report.
+    pub line: usize,
+    /// The position and its counts.
+    pub entry: &'a EpdEntry,
+    /// The deepest depth checked.
+    pub depth: u32,
+}
+
 /// Perft of every entry at every listed depth up to `max_depth`, over
 /// `threads` worker threads, with `backend` (`None`: hq's choice for this
 /// CPU, `hq::with_active_backend`). The perft is compiled here, in this
@@ -133,21 +144,39 @@ pub fn check_suite(
     threads: usize,
     backend: Option<hq::Backend>,
 ) -> Result<SuiteOutcome, hq::BackendError> {
-    let job = SuiteJob {
-        entries,
-        max_depth,
-        threads: threads.max(1),
-    };
-    match backend {
-        None => Ok(hq::with_active_backend(job)),
-        Some(b) => hq::with_backend(b, job),
-    }
+    let cases: Vec<SuiteCase<'_>> = entries
+        .iter()
+        .enumerate()
+        .map(|(i, entry)| SuiteCase {
+            line: i + 1,
+            entry,
+            depth: max_depth,
+        })
+        .collect();
+    check_cases(&cases, threads, backend)
 }
 
-/// Runs one suite with one backend over `threads` worker threads.
+/// [`check_suite`] with a depth per line.
+///
+/// # Errors
+/// The backend cannot run on this CPU.
+pub fn check_cases(
+    cases: &[SuiteCase<'_>],
+    threads: usize,
+    backend: Option<hq::Backend>,
+) -> Result<SuiteOutcome, hq::BackendError> {
+    crate::perft::on_backend(
+        backend,
+        SuiteJob {
+            cases,
+            threads: threads.max(1),
+        },
+    )
+}
+
+/// Runs the cases with one backend over `threads` worker threads.
 struct SuiteJob<'a> {
-    entries: &'a [EpdEntry],
-    max_depth: u32,
+    cases: &'a [SuiteCase<'a>],
     threads: usize,
 }
 
@@ -162,13 +191,8 @@ impl hq::WithBackend for SuiteJob<'_> {
         std::thread::scope(|scope| {
             for _ in 0..self.threads {
                 scope.spawn(|| {
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(entry) = self.entries.get(i) else {
-                            break;
-                        };
-                        let (found, counted, compared) =
-                            check_entry(entry, i + 1, self.max_depth, token);
+                    while let Some(case) = self.cases.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        let (found, counted, compared) = check_case(case, token);
                         nodes.fetch_add(counted, Ordering::Relaxed);
                         checks.fetch_add(compared, Ordering::Relaxed);
                         if !found.is_empty() {
@@ -191,20 +215,16 @@ impl hq::WithBackend for SuiteJob<'_> {
     }
 }
 
-/// Checks every listed depth of one entry up to `max_depth`: the
-/// mismatches, the nodes counted and the counts compared.
-fn check_entry<B: hq::SliderAttacks>(
-    entry: &EpdEntry,
-    line: usize,
-    max_depth: u32,
-    token: B,
-) -> (Vec<String>, u64, u64) {
+/// Checks every listed depth of one case: the mismatches, the nodes
+/// counted and the counts compared.
+fn check_case<B: hq::SliderAttacks>(case: &SuiteCase<'_>, token: B) -> (Vec<String>, u64, u64) {
+    let (entry, line) = (case.entry, case.line);
     let position = match crate::Position::from_fen(&entry.fen) {
         Ok(p) => p,
         Err(e) => return (vec![format!("line {line}: FEN rejected: {e}")], 0, 0),
     };
     let (mut found, mut nodes, mut checks) = (Vec::new(), 0, 0);
-    for &(depth, expected) in entry.counts.iter().filter(|&&(d, _)| d <= max_depth) {
+    for &(depth, expected) in entry.counts.iter().filter(|&&(d, _)| d <= case.depth) {
         let got = crate::perft(&position, depth, token);
         nodes += got;
         checks += 1;

@@ -61,5 +61,5 @@ mod tables;
 pub mod upkeep;
 
 pub use board::{MAX_MOVES, Move, MoveKind, MoveList, UciMove};
-pub use perft::{divide, divide_parallel, perft, perft_parallel, perft_with};
+pub use perft::{divide, divide_parallel, perft, perft_on, perft_parallel, perft_with};
 pub use position::{FenError, IllegalMove, Position, STARTPOS_FEN};

@@ -164,6 +164,43 @@ pub fn perft<B: SliderAttacks>(position: &Position, depth: u32, token: B) -> u64
     perft_with::<Recompute, B>(position, depth, token)
 }
 
+/// [`perft`] on a backend chosen at run time (`None`: hq's choice for this
+/// CPU), compiled here for every backend, so that a caller (a test, a
+/// tool) does not compile a perft per backend itself.
+///
+/// ```
+/// use hq_chess::{Position, perft_on};
+/// assert_eq!(perft_on(None, &Position::startpos(), 3).unwrap(), 8_902);
+/// ```
+///
+/// # Errors
+/// The backend cannot run on this CPU.
+pub fn perft_on(
+    backend: Option<hq::Backend>,
+    position: &Position,
+    depth: u32,
+) -> Result<u64, hq::BackendError> {
+    struct Job<'a>(&'a Position, u32);
+    impl hq::WithBackend for Job<'_> {
+        type Output = u64;
+        fn run<B: SliderAttacks>(self, token: B) -> u64 {
+            perft(self.0, self.1, token)
+        }
+    }
+    on_backend(backend, Job(position, depth))
+}
+
+/// `job` on `backend`, or on hq's choice for this CPU.
+pub(crate) fn on_backend<W: hq::WithBackend>(
+    backend: Option<hq::Backend>,
+    job: W,
+) -> Result<W::Output, hq::BackendError> {
+    match backend {
+        None => Ok(hq::with_active_backend(job)),
+        Some(b) => hq::with_backend(b, job),
+    }
+}
+
 /// [`perft`] with the board keeping what `U` keeps ([`crate::upkeep`]):
 /// the same count, another speed.
 ///

@@ -1,96 +1,25 @@
 //! The perft suites (`suites/*.epd`, compiled in) on every backend this
 //! machine supports, to depths that keep CI short: deeper for fast backends,
 //! shallower for slow (emulated) ones, never below depth 3 for standard.epd.
-//! `cargo xtask perft-suite` runs every depth.
+//! `cargo xtask perft-suite` runs every depth. The perfts per backend are
+//! the library's (`perft_on`, `check_cases`): this binary compiles none of
+//! its own but the board options' (it took 136 s to build when it did).
 
-use hq::{Backend, SliderAttacks, WithBackend};
-use hq_chess::epd::{EpdEntry, Suite};
-use hq_chess::{Position, divide, perft, perft_parallel};
+use hq::{Backend, SliderAttacks};
+use hq_chess::epd::{EpdEntry, Suite, SuiteCase, check_cases};
+use hq_chess::{Position, divide, perft_on, perft_parallel};
 use std::time::Instant;
 
-/// One position to check at one depth.
-struct Case<'a> {
-    line: usize,
-    entry: &'a EpdEntry,
-    depth: u32,
-}
-
-/// Every perft this file runs through `hq::with_backend`, as one job: a job
-/// type is compiled once per backend `with_backend` can reach, move
-/// generator included, so one type (and one perft instantiation) per
-/// backend keeps this test binary cheap to build (it was the workspace's
-/// slowest, with a job type per test).
-enum Work<'a> {
-    /// A backend's perft speed on a small search (nodes per second), to
-    /// pick how deep it is tested.
-    Calibrate,
-    /// The cases: the mismatches and the node total.
-    Cases(&'a [Case<'a>]),
-    /// One perft.
-    Perft(&'a Position, u32),
-}
-
-/// What [`Work`] gives back.
-enum Done {
-    Speed(f64),
-    Cases(Vec<String>, u64),
-    Nodes(u64),
-}
-
-impl WithBackend for Work<'_> {
-    type Output = Done;
-    fn run<B: SliderAttacks>(self, token: B) -> Done {
-        match self {
-            Work::Calibrate => Done::Speed(
-                // Best of five short runs: the machine may be busy.
-                (0..5)
-                    .map(|_| {
-                        let start = Instant::now();
-                        let nodes = perft(&Position::startpos(), 4, token);
-                        nodes as f64 / start.elapsed().as_secs_f64().max(1e-9)
-                    })
-                    .fold(0.0, f64::max),
-            ),
-            Work::Cases(cases) => {
-                let (failures, nodes) = run_cases(cases, token);
-                Done::Cases(failures, nodes)
-            }
-            Work::Perft(position, depth) => Done::Nodes(perft(position, depth, token)),
-        }
-    }
-}
-
-/// The cases on `token`: the mismatches and the node total.
-fn run_cases<B: SliderAttacks>(cases: &[Case<'_>], token: B) -> (Vec<String>, u64) {
-    let mut failures = Vec::new();
-    let mut nodes = 0;
-    for case in cases {
-        let position = match Position::from_fen(&case.entry.fen) {
-            Ok(p) => p,
-            Err(e) => {
-                failures.push(format!("line {}: FEN rejected: {e}", case.line));
-                continue;
-            }
-        };
-        let expected = case
-            .entry
-            .expected(case.depth)
-            .expect("cases use listed depths");
-        let got = perft(&position, case.depth, token);
-        nodes += got;
-        if got != expected {
-            failures.push(format!(
-                "line {} D{}: expected {expected}, got {got} ({})",
-                case.line, case.depth, case.entry.fen
-            ));
-        }
-    }
-    (failures, nodes)
-}
-
-/// [`Work`] on `backend` (which this CPU runs).
-fn work(backend: Backend, work: Work<'_>) -> Done {
-    hq::with_backend(backend, work).expect("supported backend")
+/// A backend's perft speed on a small search (nodes per second, best of
+/// five short runs: the machine may be busy), to pick how deep it is tested.
+fn speed(backend: Backend) -> f64 {
+    (0..5)
+        .map(|_| {
+            let start = Instant::now();
+            let nodes = perft_on(Some(backend), &Position::startpos(), 4).expect("supported");
+            nodes as f64 / start.elapsed().as_secs_f64().max(1e-9)
+        })
+        .fold(0.0, f64::max)
 }
 
 /// Backends at or above this speed (in the test profile) get the deep tier.
@@ -98,23 +27,20 @@ const FAST_NPS: f64 = 60e6;
 
 /// Runs `select(is_fast)` cases on every supported backend and fails with
 /// every mismatch found.
-fn check_every_backend<'a>(suite_name: &str, select: impl Fn(bool) -> Vec<Case<'a>>) {
+fn check_every_backend<'a>(suite_name: &str, select: impl Fn(bool) -> Vec<SuiteCase<'a>>) {
     let mut failures = Vec::new();
     for &backend in Backend::all() {
         if let Err(e) = backend.check_supported() {
             println!("SKIPPED {suite_name} on {}: {e}", backend.name());
             continue;
         }
-        let Done::Speed(nps) = work(backend, Work::Calibrate) else {
-            unreachable!()
-        };
+        let nps = speed(backend);
         let fast = nps >= FAST_NPS;
         let cases = select(fast);
         let deepest = cases.iter().map(|c| c.depth).max().unwrap_or(0);
         let start = Instant::now();
-        let Done::Cases(errors, nodes) = work(backend, Work::Cases(&cases)) else {
-            unreachable!()
-        };
+        let outcome = check_cases(&cases, 1, Some(backend)).expect("supported backend");
+        let (errors, nodes) = (outcome.mismatches, outcome.nodes);
         let secs = start.elapsed().as_secs_f64();
         println!(
             "{suite_name} on {:<22} {} tier ({:.0} Mnps calibration): {} cases up to D{deepest}, {nodes} nodes in {secs:.2} s, {} mismatches",
@@ -159,7 +85,7 @@ fn standard_suite_on_every_backend() {
         entries
             .iter()
             .enumerate()
-            .map(|(i, entry)| Case {
+            .map(|(i, entry)| SuiteCase {
                 line: i + 1,
                 entry,
                 depth: depth_within(entry, budget, 3),
@@ -187,7 +113,7 @@ fn chess960_suite_on_every_backend() {
             } else {
                 2
             };
-            cases.push(Case { line, entry, depth });
+            cases.push(SuiteCase { line, entry, depth });
         }
         cases
     });
@@ -297,13 +223,6 @@ fn every_board_option_counts_the_standard_suite_exactly() {
 /// the peers' dev-dependencies' build too.)
 #[test]
 fn a_small_perft_agrees_through_every_way_in() {
-    struct Perft<'a>(&'a Position, u32);
-    impl WithBackend for Perft<'_> {
-        type Output = u64;
-        fn run<B: SliderAttacks>(self, token: B) -> u64 {
-            perft(self.0, self.1, token)
-        }
-    }
     let cases = [
         (hq_chess::STARTPOS_FEN, 2, 400),
         (
@@ -316,16 +235,10 @@ fn a_small_perft_agrees_through_every_way_in() {
     let mut runs = 0;
     for (fen, depth, expected) in cases {
         let position = Position::from_fen(fen).expect("valid FEN");
-        assert_eq!(
-            hq::with_active_backend(Perft(&position, depth)),
-            expected,
-            "{fen}"
-        );
+        assert_eq!(perft_on(None, &position, depth), Ok(expected), "{fen}");
         for backend in Backend::supported() {
-            let Done::Nodes(got) = work(backend, Work::Perft(&position, depth)) else {
-                unreachable!()
-            };
-            assert_eq!(got, expected, "{fen} on {backend}");
+            let got = perft_on(Some(backend), &position, depth);
+            assert_eq!(got, Ok(expected), "{fen} on {backend}");
             runs += 1;
         }
         let token = hq::backends::ScalarRankTable::new().expect("portable backend");
