@@ -188,22 +188,31 @@ impl hq::WithBackend for SuiteJob<'_> {
         let nodes = AtomicU64::new(0);
         let checks = AtomicU64::new(0);
         let mismatches = std::sync::Mutex::new(Vec::new());
-        std::thread::scope(|scope| {
-            for _ in 0..self.threads {
-                scope.spawn(|| {
-                    while let Some(case) = self.cases.get(next.fetch_add(1, Ordering::Relaxed)) {
-                        let (found, counted, compared) = check_case(case, token);
-                        nodes.fetch_add(counted, Ordering::Relaxed);
-                        checks.fetch_add(compared, Ordering::Relaxed);
-                        if !found.is_empty() {
-                            mismatches
-                                .lock()
-                                .unwrap_or_else(|e| e.into_inner())
-                                .extend(found);
-                        }
-                    }
-                });
+        let work = || {
+            while let Some(case) = self.cases.get(next.fetch_add(1, Ordering::Relaxed)) {
+                let (found, counted, compared) = check_case(case, token);
+                nodes.fetch_add(counted, Ordering::Relaxed);
+                checks.fetch_add(compared, Ordering::Relaxed);
+                if !found.is_empty() {
+                    mismatches
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .extend(found);
+                }
             }
+        };
+        std::thread::scope(|scope| {
+            for _ in 1..self.threads {
+                // Where threads cannot start (WASI), the calling thread,
+                // which always takes its share, does all the work.
+                if std::thread::Builder::new()
+                    .spawn_scoped(scope, work)
+                    .is_err()
+                {
+                    break;
+                }
+            }
+            work();
         });
         let mut mismatches = mismatches.into_inner().unwrap_or_else(|e| e.into_inner());
         mismatches.sort();
