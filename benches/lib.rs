@@ -605,10 +605,18 @@ fn setwise(data: &Data, crowd: Crowd, f: impl Fn(Bitboard, Bitboard) -> Bitboard
     sink
 }
 
-/// The single lookups of a wrapper around a [`SliderAttacks`] token: the
-/// token's own, inlined.
+/// The single lookups of a wrapper around a [`SliderAttacks`] token (the
+/// token's own, inlined) and its calls' workloads, compiled for the token's
+/// instruction set.
 macro_rules! token_lookups {
-    () => {
+    ($wrapper:ident) => {
+        #[inline(never)]
+        fn run_calls(self, workload: Workload, piece: Piece, data: &Data) -> u64 {
+            self.0.run_compiled(
+                #[inline(always)]
+                |t| run_calls_inline($wrapper(t), workload, piece, data),
+            )
+        }
         #[inline(always)]
         fn rook(self, sq: Square, occ: Bitboard) -> Bitboard {
             self.0.rook_attacks(sq, occ)
@@ -634,7 +642,7 @@ impl<B: SliderAttacks> Lookup for Ours<B> {
     const HAS_BATCH: bool = true;
     const HAS_SETWISE: bool = true;
 
-    token_lookups!();
+    token_lookups!(Ours);
     #[inline(always)]
     fn batch(self, piece: Piece, squares: &[Square], occ: Bitboard, out: &mut [Bitboard]) {
         match piece {
@@ -658,13 +666,6 @@ impl<B: SliderAttacks> Lookup for Ours<B> {
             |t| run_single_inline(Ours(t), workload, piece, data),
         )
     }
-    #[inline(never)]
-    fn run_calls(self, workload: Workload, piece: Piece, data: &Data) -> u64 {
-        self.0.run_compiled(
-            #[inline(always)]
-            |t| run_calls_inline(Ours(t), workload, piece, data),
-        )
-    }
 }
 
 /// A backend's set-wise workloads done by a loop over its own single
@@ -677,14 +678,7 @@ impl<B: SliderAttacks> Lookup for PerPiece<B> {
     const HAS_SINGLE: bool = false;
     const HAS_SETWISE: bool = true;
 
-    token_lookups!();
-    #[inline(never)]
-    fn run_calls(self, workload: Workload, piece: Piece, data: &Data) -> u64 {
-        self.0.run_compiled(
-            #[inline(always)]
-            |t| run_calls_inline(PerPiece(t), workload, piece, data),
-        )
-    }
+    token_lookups!(PerPiece);
 }
 
 /// A loop under [`hq::with_active_backend`]: the way an engine should call

@@ -408,3 +408,17 @@ impl<'a> IntoIterator for &'a MoveList {
         self.as_slice().iter()
     }
 }
+
+/// The set bits of `set`, lowest first, as square indices: the move
+/// generator's loops (the same code as a `trailing_zeros` / `x & (x - 1)`
+/// loop once inlined).
+#[inline(always)]
+pub(crate) fn bits(mut set: u64) -> impl Iterator<Item = u8> {
+    core::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let square = set.trailing_zeros() as u8;
+            set &= set - 1;
+            square
+        })
+    })
+}

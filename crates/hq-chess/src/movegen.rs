@@ -12,7 +12,7 @@
 //! set of pawn moves with one shift — so a counting sink adds popcounts
 //! (bulk counting) and never looks at a single move.
 
-use crate::board::{BISHOP, Board, CastlingRules, KING, KNIGHT, PAWN, QUEEN, ROOK};
+use crate::board::{BISHOP, Board, CastlingRules, KING, KNIGHT, PAWN, QUEEN, ROOK, bits};
 use crate::tables::{
     BACK_RANKS, BETWEEN, BISHOP_LINES, FILE_A, FILE_H, KING as KING_ATTACKS,
     KNIGHT as KNIGHT_ATTACKS, PAWN_ATTACKS, ROOK_LINES,
@@ -124,12 +124,9 @@ pub(crate) fn generate<B: SliderAttacks, U: Upkeep, S: Sink, const WHITE: bool>(
 
     // King moves: tested with the king lifted, so it cannot hide behind itself.
     let without_king = occ ^ king_bit;
-    let mut king_targets = KING_ATTACKS[king] & !own;
     let mut king_moves = 0u64;
-    while king_targets != 0 {
-        let to = king_targets.trailing_zeros() as usize;
-        king_targets &= king_targets - 1;
-        if !attacked(to, without_king) {
+    for to in bits(KING_ATTACKS[king] & !own) {
+        if !attacked(usize::from(to), without_king) {
             king_moves |= 1 << to;
         }
     }
@@ -147,54 +144,34 @@ pub(crate) fn generate<B: SliderAttacks, U: Upkeep, S: Sink, const WHITE: bool>(
     let pinned = pin_orth | pin_diag;
 
     // Knights: a pinned knight never moves.
-    let mut knights = board.kinds[KNIGHT] & own & !pinned;
-    while knights != 0 {
-        let from = knights.trailing_zeros();
-        knights &= knights - 1;
-        sink.piece(KNIGHT, from as u8, KNIGHT_ATTACKS[from as usize] & target);
+    for from in bits(board.kinds[KNIGHT] & own & !pinned) {
+        sink.piece(KNIGHT, from, KNIGHT_ATTACKS[usize::from(from)] & target);
     }
 
-    // Bishops: an orthogonally pinned one never moves; a diagonally pinned one
-    // stays on its pin ray.
-    let mut bishops = board.kinds[BISHOP] & own & !pin_orth;
-    while bishops != 0 {
-        let from = bishops.trailing_zeros();
-        bishops &= bishops - 1;
-        let ray = if pin_diag & 1 << from != 0 {
-            pin_diag
-        } else {
-            !0
-        };
-        let attacks = upkeep.piece_attacks(token, BISHOP, from, occ);
-        sink.piece(BISHOP, from as u8, attacks & target & ray);
+    // Bishops and rooks: one pinned across its lines never moves; one pinned
+    // along them stays on its pin ray.
+    for (kind, own_ray, cross_ray) in [(BISHOP, pin_diag, pin_orth), (ROOK, pin_orth, pin_diag)] {
+        for from in bits(board.kinds[kind] & own & !cross_ray) {
+            let ray = if own_ray & 1 << from != 0 {
+                own_ray
+            } else {
+                !0
+            };
+            let attacks = upkeep.piece_attacks(token, kind, u32::from(from), occ);
+            sink.piece(kind, from, attacks & target & ray);
+        }
     }
 
-    let mut rooks = board.kinds[ROOK] & own & !pin_diag;
-    while rooks != 0 {
-        let from = rooks.trailing_zeros();
-        rooks &= rooks - 1;
-        let ray = if pin_orth & 1 << from != 0 {
-            pin_orth
-        } else {
-            !0
-        };
-        let attacks = upkeep.piece_attacks(token, ROOK, from, occ);
-        sink.piece(ROOK, from as u8, attacks & target & ray);
-    }
-
-    let mut queens = board.kinds[QUEEN] & own;
-    while queens != 0 {
-        let from = queens.trailing_zeros();
-        queens &= queens - 1;
-        let bit = 1u64 << from;
+    for from in bits(board.kinds[QUEEN] & own) {
+        let (bit, from_index) = (1u64 << from, u32::from(from));
         let attacks = if pin_orth & bit != 0 {
-            upkeep.piece_attacks(token, ROOK, from, occ) & pin_orth
+            upkeep.piece_attacks(token, ROOK, from_index, occ) & pin_orth
         } else if pin_diag & bit != 0 {
-            upkeep.piece_attacks(token, BISHOP, from, occ) & pin_diag
+            upkeep.piece_attacks(token, BISHOP, from_index, occ) & pin_diag
         } else {
-            upkeep.piece_attacks(token, QUEEN, from, occ)
+            upkeep.piece_attacks(token, QUEEN, from_index, occ)
         };
-        sink.piece(QUEEN, from as u8, attacks & target);
+        sink.piece(QUEEN, from, attacks & target);
     }
 
     // Pawns, set-wise. Pushes: not if pinned diagonally, along the ray if
@@ -313,27 +290,21 @@ pub(crate) struct ListSink<'a>(
 
 impl Sink for ListSink<'_> {
     #[inline(always)]
-    fn piece(&mut self, _kind: usize, from: u8, mut targets: u64) {
-        while targets != 0 {
-            self.0
-                .push(crate::Move::normal(from, targets.trailing_zeros() as u8));
-            targets &= targets - 1;
+    fn piece(&mut self, _kind: usize, from: u8, targets: u64) {
+        for to in bits(targets) {
+            self.0.push(crate::Move::normal(from, to));
         }
     }
     #[inline(always)]
-    fn pawns(&mut self, mut targets: u64, shift: i8) {
-        while targets != 0 {
-            let to = targets.trailing_zeros() as u8;
-            targets &= targets - 1;
+    fn pawns(&mut self, targets: u64, shift: i8) {
+        for to in bits(targets) {
             self.0
                 .push(crate::Move::normal(to.wrapping_sub(shift as u8), to));
         }
     }
     #[inline(always)]
-    fn promotions(&mut self, mut targets: u64, shift: i8) {
-        while targets != 0 {
-            let to = targets.trailing_zeros() as u8;
-            targets &= targets - 1;
+    fn promotions(&mut self, targets: u64, shift: i8) {
+        for to in bits(targets) {
             let from = to.wrapping_sub(shift as u8);
             for kind in [QUEEN, ROOK, BISHOP, KNIGHT] {
                 self.0.push(crate::Move::promotion(from, to, kind));

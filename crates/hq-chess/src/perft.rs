@@ -1,7 +1,7 @@
 //! Perft: the leaf count of the legal move tree, with bulk counting at the
 //! last ply, `divide`, and root splitting over threads.
 
-use crate::board::{BISHOP, Board, CastlingRules, KNIGHT, PAWN, QUEEN, ROOK};
+use crate::board::{BISHOP, Board, CastlingRules, KNIGHT, PAWN, QUEEN, ROOK, bits};
 use crate::movegen::{CountSink, Sink, generate_any};
 use crate::upkeep::{Recompute, Upkeep};
 use crate::{Move, MoveList, Position};
@@ -35,20 +35,16 @@ impl<B: SliderAttacks, U: Upkeep, C: Compiled> RecurseSink<'_, B, U, C> {
 
 impl<B: SliderAttacks, U: Upkeep, C: Compiled> Sink for RecurseSink<'_, B, U, C> {
     #[inline(always)]
-    fn piece(&mut self, kind: usize, from: u8, mut targets: u64) {
-        while targets != 0 {
-            let to = targets.trailing_zeros() as u8;
-            targets &= targets - 1;
+    fn piece(&mut self, kind: usize, from: u8, targets: u64) {
+        for to in bits(targets) {
             let child = self.board.make_piece(self.rules, kind, from, to);
             self.visit(&child);
         }
     }
 
     #[inline(always)]
-    fn pawns(&mut self, mut targets: u64, shift: i8) {
-        while targets != 0 {
-            let to = targets.trailing_zeros() as u8;
-            targets &= targets - 1;
+    fn pawns(&mut self, targets: u64, shift: i8) {
+        for to in bits(targets) {
             let child = self
                 .board
                 .make_pawn(self.rules, to.wrapping_sub(shift as u8), to, PAWN);
@@ -57,10 +53,8 @@ impl<B: SliderAttacks, U: Upkeep, C: Compiled> Sink for RecurseSink<'_, B, U, C>
     }
 
     #[inline(always)]
-    fn promotions(&mut self, mut targets: u64, shift: i8) {
-        while targets != 0 {
-            let to = targets.trailing_zeros() as u8;
-            targets &= targets - 1;
+    fn promotions(&mut self, targets: u64, shift: i8) {
+        for to in bits(targets) {
             let from = to.wrapping_sub(shift as u8);
             for kind in [QUEEN, ROOK, BISHOP, KNIGHT] {
                 let child = self.board.make_pawn(self.rules, from, to, kind);

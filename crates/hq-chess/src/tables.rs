@@ -5,7 +5,7 @@
 //! bishop lines (to find pin and check candidates without a slider lookup),
 //! and the squares strictly between two aligned squares.
 
-use hq_core::{LINE_MASKS, RAY_MASKS};
+use hq_core::{LINE_MASKS, Line, RAY_MASKS};
 
 /// File a, as a bitboard.
 pub(crate) const FILE_A: u64 = 0x0101_0101_0101_0101;
@@ -25,27 +25,22 @@ pub(crate) use hq_core::leapers::KNIGHT_ATTACKS as KNIGHT;
 /// `PAWN_ATTACKS[colour][sq]` (0 white, 1 black).
 pub(crate) use hq_core::leapers::PAWN_ATTACKS;
 
-/// Rook lines (rank and file) from each square on an empty board.
-pub(crate) const ROOK_LINES: [u64; 64] = {
+/// The union of two lines through each square, on an empty board.
+const fn two_lines(lines: [Line; 2]) -> [u64; 64] {
     let mut table = [0u64; 64];
     let mut sq = 0;
     while sq < 64 {
-        table[sq] = LINE_MASKS[sq].rank | LINE_MASKS[sq].file;
+        table[sq] = LINE_MASKS[sq].get(lines[0]) | LINE_MASKS[sq].get(lines[1]);
         sq += 1;
     }
     table
-};
+}
+
+/// Rook lines (rank and file) from each square on an empty board.
+pub(crate) const ROOK_LINES: [u64; 64] = two_lines([Line::Rank, Line::File]);
 
 /// Bishop lines (both diagonals) from each square on an empty board.
-pub(crate) const BISHOP_LINES: [u64; 64] = {
-    let mut table = [0u64; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        table[sq] = LINE_MASKS[sq].diagonal | LINE_MASKS[sq].anti_diagonal;
-        sq += 1;
-    }
-    table
-};
+pub(crate) const BISHOP_LINES: [u64; 64] = two_lines([Line::Diagonal, Line::AntiDiagonal]);
 
 /// `BETWEEN[a][b]`: the squares strictly between `a` and `b` when they share
 /// a rank, file or diagonal, else empty. A check from a slider on `b` against

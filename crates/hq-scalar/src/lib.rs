@@ -69,52 +69,44 @@ macro_rules! line_token {
     };
 }
 
-line_token!(
+/// A [`line_token!`] of bswap HQ for files and diagonals and `$rank` for
+/// ranks.
+macro_rules! bswap_token {
+    ($(#[$doc:meta])* $token:ident, $name:literal, ranks by $rank:ident, setwise $($setwise:tt)*) => {
+        line_token!($(#[$doc])* $token, $name, setwise $($setwise)*);
+
+        impl $token {
+            #[inline(always)]
+            const fn line(self, line: Line, sq: Square, occupancy: u64) -> u64 {
+                match line {
+                    Line::Rank => $rank(sq, occupancy),
+                    _ => bswap_line_attacks(sq, occupancy, LINE_MASKS[sq as usize].get(line)),
+                }
+            }
+        }
+    };
+}
+
+// Set-wise loop counts of the two bswap tokens: from `setwise_crossover`
+// on the Intel Xeon (mixed slider counts), the fill for every rook and
+// queen set (no crossover test to mispredict on 2-3 rooks), bishops by
+// lookups up to 2 except in AVX-512 builds; the figures are in the commit
+// that set them.
+bswap_token!(
     /// bswap HQ for files and diagonals, the first-rank table for ranks.
-    /// Set-wise (setwise_crossover on the Intel Xeon, mixed counts, ns per
-    /// call for 1-2 sliders): the fill for every rook set (4.1, 4.1
-    /// branch-free, and no crossover test to mispredict on 2-3 rooks: 7.6
-    /// there with one) and every queen set (4.6, 5.4 branch-free); bishops
-    /// by lookups up to 2, branch-free (2.6, the fill 3.5), except in
-    /// AVX-512 builds (4.7, the fill 3.4).
-    ScalarRankTable, "scalar-rank-table",
+    ScalarRankTable, "scalar-rank-table", ranks by rank_attacks_by_table,
     setwise rooks loop_up_to(0),
         bishops pair_up_to(2).fill_with_avx512(),
         queens loop_up_to(0)
 );
 
-impl ScalarRankTable {
-    #[inline(always)]
-    const fn line(self, line: Line, sq: Square, occupancy: u64) -> u64 {
-        match line {
-            Line::Rank => rank_attacks_by_table(sq, occupancy),
-            _ => bswap_line_attacks(sq, occupancy, LINE_MASKS[sq as usize].get(line)),
-        }
-    }
-}
-
-line_token!(
+bswap_token!(
     /// bswap HQ for files and diagonals, ranks mapped onto the main diagonal.
-    /// Set-wise (setwise_crossover on the Intel Xeon, mixed counts, ns per
-    /// call for 1-2 sliders): the fill for every rook set (4.1, 6.4
-    /// branch-free) and every queen set (4.6, 7.8 branch-free); bishops by
-    /// lookups up to 2, branch-free (2.9, the fill 3.5), except in AVX-512
-    /// builds (4.7, the fill 3.4).
-    ScalarRankDiagonal, "scalar-rank-diagonal",
+    ScalarRankDiagonal, "scalar-rank-diagonal", ranks by rank_attacks_by_diagonal,
     setwise rooks loop_up_to(0),
         bishops pair_up_to(2).fill_with_avx512(),
         queens loop_up_to(0)
 );
-
-impl ScalarRankDiagonal {
-    #[inline(always)]
-    const fn line(self, line: Line, sq: Square, occupancy: u64) -> u64 {
-        match line {
-            Line::Rank => rank_attacks_by_diagonal(sq, occupancy),
-            _ => bswap_line_attacks(sq, occupancy, LINE_MASKS[sq as usize].get(line)),
-        }
-    }
-}
 
 impl ScalarReverse {
     #[inline(always)]

@@ -550,6 +550,15 @@ use Backend::*;
 const ANY_FAMILY: (u32, u32) = (0, u32::MAX);
 const AMD: &[Vendor] = &[Vendor::Amd, Vendor::Hygon];
 
+/// PEXT for single lookups and set-wise calls, AVX2 batches: Zen 3's
+/// choice, which other AVX2 CPUs with a fast PEXT inherit.
+const ZEN3: Choice = Choice {
+    single: Pext,
+    batch: Avx2,
+    setwise: Pext,
+    setwise_loop: 0,
+};
+
 /// The classes, most specific first; the last ones match every CPU of their level.
 pub const CLASSES: &[ClassChoice] = &[
     ClassChoice {
@@ -613,12 +622,7 @@ pub const CLASSES: &[ClassChoice] = &[
         families: (0x19, 0x19),
         level: Level::X86V3,
         fast_pext: Some(true),
-        choice: Choice {
-            single: Pext,
-            batch: Avx2,
-            setwise: Pext,
-            setwise_loop: 0,
-        },
+        choice: ZEN3,
         latency: Latency::all(ScalarRankTable),
         per_piece: &[],
         evidence: "measured on Zen 3 before PEXT was a backend (the README's first matrix: \
@@ -665,12 +669,7 @@ pub const CLASSES: &[ClassChoice] = &[
         families: ANY_FAMILY,
         level: Level::X86V3,
         fast_pext: Some(true),
-        choice: Choice {
-            single: Pext,
-            batch: Avx2,
-            setwise: Pext,
-            setwise_loop: 0,
-        },
+        choice: ZEN3,
         latency: Latency::all(ScalarRankTable),
         per_piece: &[],
         evidence: "not measured; as the Zen 3 class",
