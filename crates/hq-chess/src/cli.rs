@@ -79,10 +79,11 @@ pub struct Counted {
 ///
 /// A backend this CPU lacks, or a thread pool that cannot be built.
 pub fn count(args: &Args) -> Result<Counted, String> {
-    match args.backend {
-        Which::Named(b) => hq::with_backend(b, Run(args)).map_err(|e| e.to_string())?,
-        Which::Auto => hq::with_active_backend(Run(args)),
-    }
+    let backend = match args.backend {
+        Which::Named(b) => Some(b),
+        Which::Auto => None,
+    };
+    crate::perft::on_backend(backend, Run(args)).map_err(|e| e.to_string())?
 }
 
 /// The run, monomorphized for the chosen backend.
