@@ -805,7 +805,9 @@ const fn ptr_of<T>(table: &'static T) -> *mut T {
 /// both fetches the mask the lookup needs anyway and decides the path: no
 /// extra load or flag per call (a separate flag cost 8-13 % of `pext`'s
 /// throughput in tight loops on AMD Zen 4; `examples/free_functions.rs`).
-/// Every square's masks are not 0, so 0 means "not PEXT".
+/// Every square's masks are not 0, so 0 means "not PEXT". The words are 8
+/// bytes apart, as `hq_pext`'s own masks and attack pointers are, so that
+/// one square index scales inside the addressing mode for all of them.
 ///
 /// Soundness: [`install`] stores the masks only for a choice whose single
 /// backend is `pext`, after its CPU check, and zeros otherwise. Each word is
