@@ -20,7 +20,6 @@
 
 use hq::Backend;
 use rayon::prelude::*;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
@@ -82,90 +81,152 @@ fn missing(args: &[&str], install: &str) -> Option<String> {
     })
 }
 
-/// Runs `command`, echoing its stdout line by line and handing each to
-/// `seen`; an error naming `what` if it fails.
-fn stream(what: &str, mut command: Command, mut seen: impl FnMut(&str)) -> Result<(), String> {
-    let mut child = command
-        .stdout(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot run {what}: {e}"))?;
-    let stdout = child.stdout.take().expect("piped");
-    for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-        println!("{line}");
-        seen(&line);
-    }
-    let status = child.wait().map_err(|e| format!("{what}: {e}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("{what} failed ({status})"))
-    }
+/// One Miri run: a test run or a small perft by the `perft` binary.
+enum MiriRun {
+    /// (what, `cargo miri test` arguments).
+    Test(&'static str, &'static [&'static str]),
+    /// The `perft` binary's arguments, and the node count it must print.
+    /// (None on threads: rayon's pool goes through crossbeam-epoch, which
+    /// breaks Stacked Borrows, crossbeam-rs/crossbeam#545; the facade's own
+    /// threads run under Miri in `tests/first_use.rs`.)
+    Perft(&'static [&'static str], u64),
 }
 
-/// The Miri runs: (what, `cargo miri test` arguments).
-const MIRI_RUNS: &[(&str, &[&str])] = &[
-    (
-        "hq-core; hq-pext's tables (software PEXT)",
-        &["-p", "hq-attacks-core", "-p", "hq-pext", "--lib"],
-    ),
-    (
-        "the portable backends through with_backend; the dispatch: first use from 4 threads, set_backend, mixed per-piece plans, the free functions",
-        &[
-            "-p",
-            "hq-attacks",
-            "--test",
-            "facade",
-            "--test",
-            "switching",
-            "--test",
-            "first_use",
-            "--test",
-            "plan",
-        ],
-    ),
-    (
-        "a forced build (scalar-reverse, classic): the free functions, first use",
-        &[
-            "-p",
-            "hq-attacks",
-            "--features",
-            "force-scalar-reverse,force-classic",
-            "--test",
-            "facade",
-            "--test",
-            "first_use",
-            "--",
-            "free_functions",
-            "selection",
-            "mismatched",
-            "first_calls",
-        ],
-    ),
-    (
-        "the mailbox's scalar path",
-        &["-p", "hq-mailbox", "--test", "agree"],
-    ),
+/// The Miri runs in two lanes that run at once, each in its own target
+/// directory: Miri interprets on one core, so one lane per core halves the
+/// step (163 s of one core in one lane on AMD Zen 4). The lanes are about
+/// even: the dispatch's runs in one, the rest in the other.
+const MIRI_LANES: [&[MiriRun]; 2] = [
+    &[
+        MiriRun::Test(
+            "the portable backends through with_backend; the dispatch: first use from 4 threads, set_backend, mixed per-piece plans, the free functions",
+            &[
+                "-p",
+                "hq-attacks",
+                "--test",
+                "facade",
+                "--test",
+                "switching",
+                "--test",
+                "first_use",
+                "--test",
+                "plan",
+            ],
+        ),
+        MiriRun::Test(
+            "a forced build (scalar-reverse, classic): the free functions, first use",
+            &[
+                "-p",
+                "hq-attacks",
+                "--features",
+                "force-scalar-reverse,force-classic",
+                "--test",
+                "facade",
+                "--test",
+                "first_use",
+                "--",
+                "free_functions",
+                "selection",
+                "mismatched",
+                "first_calls",
+            ],
+        ),
+    ],
+    &[
+        MiriRun::Test(
+            "hq-core; hq-pext's tables (software PEXT)",
+            &["-p", "hq-attacks-core", "-p", "hq-pext", "--lib"],
+        ),
+        MiriRun::Test(
+            "the mailbox's scalar path",
+            &["-p", "hq-mailbox", "--test", "agree"],
+        ),
+        MiriRun::Perft(&["--fen", "startpos", "--depth", "2"], 400),
+        MiriRun::Perft(
+            &[
+                "--fen",
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                "--depth",
+                "2",
+                "--backend",
+                "scalar-reverse",
+                "--divide",
+            ],
+            2_039,
+        ),
+    ],
 ];
 
-/// Small perfts by the `perft` binary under Miri: its arguments, and the
-/// node count it must print. (None on threads: rayon's pool goes through
-/// crossbeam-epoch, which breaks Stacked Borrows, crossbeam-rs/crossbeam#545;
-/// the facade's own threads run under Miri in `tests/first_use.rs`.)
-const MIRI_PERFT: &[(&[&str], u64)] = &[
-    (&["--fen", "startpos", "--depth", "2"], 400),
-    (
-        &[
-            "--fen",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "--depth",
-            "2",
-            "--backend",
-            "scalar-reverse",
-            "--divide",
-        ],
-        2_039,
-    ),
-];
+/// What a Miri lane did: tests passed, perfts exact, and its output.
+#[derive(Default)]
+struct MiriLane {
+    passed: u64,
+    perfts: usize,
+    output: String,
+}
+
+impl MiriLane {
+    /// Runs `runs` one after another in `target/miri-lane-<lane>`, keeping
+    /// the output (printed after the lanes, so that theirs do not mix).
+    fn run(lane: usize, runs: &[MiriRun]) -> Result<MiriLane, (MiriLane, String)> {
+        let mut out = MiriLane::default();
+        let target = crate::workspace_root().join(format!("target/miri-lane-{lane}"));
+        for run in runs {
+            let (heading, mut command) = match run {
+                MiriRun::Test(what, args) => {
+                    let mut command = nightly(&["miri", "test"]);
+                    command.args(*args);
+                    let heading = format!(
+                        "==> Miri: {what}\n    cargo +nightly miri test {}",
+                        args.join(" ")
+                    );
+                    (heading, command)
+                }
+                MiriRun::Perft(args, _) => {
+                    let mut command = nightly(&[
+                        "miri", "run", "-q", "-p", "hq-chess", "--bin", "perft", "--",
+                    ]);
+                    command.args(*args);
+                    let heading = format!(
+                        "==> Miri: hq-chess, the perft binary\n    cargo +nightly miri run -p hq-chess --bin perft -- {}",
+                        args.join(" ")
+                    );
+                    (heading, command)
+                }
+            };
+            out.output += &format!("\n{heading}\n");
+            let result = command.env("CARGO_TARGET_DIR", &target).output();
+            let output = match result {
+                Ok(output) => output,
+                Err(e) => return Err((out, format!("cannot run cargo miri: {e}"))),
+            };
+            let stdout = String::from_utf8_lossy(&output.stdout);
+            out.output += &String::from_utf8_lossy(&output.stderr);
+            out.output += &stdout;
+            if !output.status.success() {
+                return Err((out, format!("{heading} failed ({})", output.status)));
+            }
+            match run {
+                // "test result: ok. 3 passed; 0 failed; ..."
+                MiriRun::Test(..) => {
+                    out.passed += stdout
+                        .lines()
+                        .filter_map(|line| line.strip_prefix("test result: ok. "))
+                        .filter_map(|rest| rest.split(' ').next()?.parse::<u64>().ok())
+                        .sum::<u64>();
+                }
+                MiriRun::Perft(args, nodes) => {
+                    if !stdout.lines().any(|line| line == format!("nodes: {nodes}")) {
+                        let why = format!("perft {} did not count {nodes} nodes", args.join(" "));
+                        return Err((out, why));
+                    }
+                    out.perfts += 1;
+                }
+            }
+        }
+        Ok(out)
+    }
+}
 
 /// The Miri runs, with the number of tests that passed.
 pub fn miri() -> Result<(), String> {
@@ -177,49 +238,46 @@ pub fn miri() -> Result<(), String> {
         return Ok(());
     }
     let start = Instant::now();
-    let mut passed = 0u64;
-    for (what, args) in MIRI_RUNS {
-        println!(
-            "\n==> Miri: {what}\n    cargo +nightly miri test {}",
-            args.join(" ")
-        );
-        let mut command = nightly(&["miri", "test"]);
-        command.args(*args);
-        stream("cargo miri test", command, |line| {
-            // "test result: ok. 3 passed; 0 failed; ..."
-            if let Some(rest) = line.strip_prefix("test result: ok. ") {
-                passed += rest
-                    .split(' ')
-                    .next()
-                    .and_then(|n| n.parse::<u64>().ok())
-                    .unwrap_or(0);
-            }
-        })?;
-    }
-    for (args, nodes) in MIRI_PERFT {
-        println!(
-            "\n==> Miri: hq-chess, the perft binary\n    cargo +nightly miri run -p hq-chess --bin perft -- {}",
-            args.join(" ")
-        );
-        let mut command = nightly(&[
-            "miri", "run", "-q", "-p", "hq-chess", "--bin", "perft", "--",
-        ]);
-        command.args(*args);
-        let mut counted = false;
-        stream("cargo miri run", command, |line| {
-            counted |= line == format!("nodes: {nodes}");
-        })?;
-        if !counted {
-            return Err(format!(
-                "perft {} did not count {nodes} nodes",
-                args.join(" ")
-            ));
-        }
+    // Miri's standard library first, once, before two lanes would want it.
+    let setup = nightly(&["miri", "setup"])
+        .status()
+        .map_err(|e| format!("cannot run cargo miri setup: {e}"))?;
+    if !setup.success() {
+        return Err(format!("cargo miri setup failed ({setup})"));
     }
     println!(
-        "\nMiri: {passed} tests passed in {} test runs, {} perfts exact, no undefined behaviour, {:.0} s",
-        MIRI_RUNS.len(),
-        MIRI_PERFT.len(),
+        "\n==> Miri: {} runs in {} lanes at once (the output follows each lane's end)",
+        MIRI_LANES.iter().map(|lane| lane.len()).sum::<usize>(),
+        MIRI_LANES.len()
+    );
+    let lanes: Vec<_> = std::thread::scope(|scope| {
+        let handles: Vec<_> = MIRI_LANES
+            .iter()
+            .enumerate()
+            .map(|(i, runs)| scope.spawn(move || MiriLane::run(i, runs)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a Miri lane panicked"))
+            .collect()
+    });
+    let (mut passed, mut perfts, mut failed) = (0, 0, Vec::new());
+    for lane in lanes {
+        let lane = lane.unwrap_or_else(|(lane, why)| {
+            failed.push(why);
+            lane
+        });
+        print!("{}", lane.output);
+        passed += lane.passed;
+        perfts += lane.perfts;
+    }
+    if !failed.is_empty() {
+        return Err(failed.join("; "));
+    }
+    let tests = MIRI_LANES.iter().flat_map(|lane| lane.iter());
+    println!(
+        "\nMiri: {passed} tests passed in {} test runs, {perfts} perfts exact, no undefined behaviour, {:.0} s",
+        tests.filter(|run| matches!(run, MiriRun::Test(..))).count(),
         start.elapsed().as_secs_f64()
     );
     if passed == 0 {
