@@ -599,15 +599,15 @@ pub const CLASSES: &[ClassChoice] = &[
         fast_pext: Some(true),
         choice: Choice {
             single: Pext,
-            batch: Avx512,
+            batch: Pext,
             setwise: Avx512,
             setwise_loop: 0,
         },
         latency: Latency::all(ScalarRankTable),
         per_piece: &[PieceChoice {
             entry: Entry::Batch,
-            slider: Slider::Bishop,
-            backend: Pext,
+            slider: Slider::Rook,
+            backend: Avx512,
         }],
         evidence: "measured: benches/results/amd-epyc-f19-m11-s1 (AMD EPYC, Zen 4; rows \
                    pext, avx512 and the per-piece loops, runtime build, columns throughput, \
