@@ -70,6 +70,20 @@ fn nightly(args: &[&str]) -> Command {
     command
 }
 
+/// Runs `cargo +nightly args` to its end (output to the terminal); an error
+/// naming the command if it cannot start or fails.
+fn run_nightly(args: &[&str]) -> Result<(), String> {
+    let what = format!("cargo +nightly {}", args.join(" "));
+    let status = nightly(args)
+        .status()
+        .map_err(|e| format!("cannot run {what}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{what} failed ({status})"))
+    }
+}
+
 /// Why `cargo +nightly args` cannot run here, if it cannot.
 fn missing(args: &[&str], install: &str) -> Option<String> {
     let ok = nightly(args).output().is_ok_and(|o| o.status.success());
@@ -239,12 +253,7 @@ pub fn miri() -> Result<(), String> {
     }
     let start = Instant::now();
     // Miri's standard library first, once, before two lanes would want it.
-    let setup = nightly(&["miri", "setup"])
-        .status()
-        .map_err(|e| format!("cannot run cargo miri setup: {e}"))?;
-    if !setup.success() {
-        return Err(format!("cargo miri setup failed ({setup})"));
-    }
+    run_nightly(&["miri", "setup"])?;
     println!(
         "\n==> Miri: {} runs in {} lanes at once (the output follows each lane's end)",
         MIRI_LANES.iter().map(|lane| lane.len()).sum::<usize>(),
@@ -380,12 +389,7 @@ fn fuzz_for(seconds: u64) -> Result<(), String> {
     let root = crate::workspace_root();
     println!("\n==> cargo +nightly fuzz build --fuzz-dir fuzz (AddressSanitizer)");
     let start = Instant::now();
-    let status = nightly(&["fuzz", "build", "--fuzz-dir", "fuzz"])
-        .status()
-        .map_err(|e| format!("cannot run cargo fuzz: {e}"))?;
-    if !status.success() {
-        return Err(format!("cargo fuzz build failed ({status})"));
-    }
+    run_nightly(&["fuzz", "build", "--fuzz-dir", "fuzz"])?;
     println!(
         "fuzz targets built in {:.0} s",
         start.elapsed().as_secs_f64()
