@@ -41,6 +41,25 @@ fn sq(index: u32) -> Square {
     Square::from_index_masked(index as u8)
 }
 
+/// The pin rays (the squares between, and the pinner) of `snipers`, enemy
+/// sliders that see `king` on an empty board; the ones with nothing between
+/// join `checkers`. One piece of `own` between means a pin.
+#[inline(always)]
+fn pins(mut snipers: u64, king: usize, occ: u64, own: u64, checkers: &mut u64) -> u64 {
+    let mut pins = 0;
+    while snipers != 0 {
+        let s = snipers.trailing_zeros() as usize;
+        snipers &= snipers - 1;
+        let between = BETWEEN[king][s] & occ;
+        if between == 0 {
+            *checkers |= 1 << s;
+        } else if between & (between - 1) == 0 && between & own != 0 {
+            pins |= BETWEEN[king][s] | 1 << s;
+        }
+    }
+    pins
+}
+
 /// Shifts `bb` by `shift` squares toward rank 8 (negative: toward rank 1).
 #[inline(always)]
 const fn shift(bb: u64, shift: i8) -> u64 {
@@ -79,30 +98,12 @@ pub(crate) fn generate<B: SliderAttacks, U: Upkeep, S: Sink, const WHITE: bool>(
     // board: nothing between means a check, one piece of ours means a pin.
     let mut checkers =
         (KNIGHT_ATTACKS[king] & enemy_knights) | (PAWN_ATTACKS[us][king] & enemy_pawns);
-    let mut pin_orth = 0u64;
-    let mut pin_diag = 0u64;
-    let mut snipers = ROOK_LINES[king] & enemy_rooks;
-    while snipers != 0 {
-        let s = snipers.trailing_zeros() as usize;
-        snipers &= snipers - 1;
-        let between = BETWEEN[king][s] & occ;
-        if between == 0 {
-            checkers |= 1 << s;
-        } else if between & (between - 1) == 0 && between & own != 0 {
-            pin_orth |= BETWEEN[king][s] | 1 << s;
-        }
-    }
-    let mut snipers = BISHOP_LINES[king] & enemy_bishops;
-    while snipers != 0 {
-        let s = snipers.trailing_zeros() as usize;
-        snipers &= snipers - 1;
-        let between = BETWEEN[king][s] & occ;
-        if between == 0 {
-            checkers |= 1 << s;
-        } else if between & (between - 1) == 0 && between & own != 0 {
-            pin_diag |= BETWEEN[king][s] | 1 << s;
-        }
-    }
+    let (rook_snipers, bishop_snipers) = (
+        ROOK_LINES[king] & enemy_rooks,
+        BISHOP_LINES[king] & enemy_bishops,
+    );
+    let pin_orth = pins(rook_snipers, king, occ, own, &mut checkers);
+    let pin_diag = pins(bishop_snipers, king, occ, own, &mut checkers);
 
     // Whether the enemy attacks `square` when the board holds `occupancy`
     // (the board's occupancy with the king, and a castling rook, lifted).
