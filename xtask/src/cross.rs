@@ -62,6 +62,14 @@ impl Step {
         }
     }
 
+    /// `cargo clippy` of `selection` for `triple`, warnings denied.
+    fn clippy(selection: &[&str], triple: &str) -> Self {
+        let mut args = vec!["clippy"];
+        args.extend_from_slice(selection);
+        args.extend_from_slice(&["--target", triple, "--", "-D", "warnings"]);
+        Self::new(&args)
+    }
+
     fn env(mut self, key: &str, value: &str) -> Self {
         self.env.push((key.into(), value.into()));
         self
@@ -206,32 +214,19 @@ fn aarch64() -> Result<(), String> {
             // with `cfg(target_arch)` code, and the bench library's rows):
             // the host's clippy has seen the rest (the time saved is in
             // the commit that narrowed it).
-            Step::new(&[
-                "clippy",
-                "-p",
-                "hq-attacks-core",
-                "-p",
-                "hq-simd",
-                "-p",
-                "hq-attacks",
-                "--all-targets",
-                "--target",
+            Step::clippy(
+                &[
+                    "-p",
+                    "hq-attacks-core",
+                    "-p",
+                    "hq-simd",
+                    "-p",
+                    "hq-attacks",
+                    "--all-targets",
+                ],
                 AARCH64,
-                "--",
-                "-D",
-                "warnings",
-            ]),
-            Step::new(&[
-                "clippy",
-                "-p",
-                "hq-benches",
-                "--lib",
-                "--target",
-                AARCH64,
-                "--",
-                "-D",
-                "warnings",
-            ]),
+            ),
+            Step::clippy(&["-p", "hq-benches", "--lib"], AARCH64),
             Step::new(&[
                 "test",
                 "--workspace",
@@ -284,24 +279,21 @@ fn wasi() -> Result<(), String> {
 }
 
 fn wasm() -> Result<(), String> {
-    let clippy = Step::new(&[
-        "clippy",
-        "--workspace",
-        // The libraries a wasm program links: their tests and the tools
-        // compile (and run) for wasm32-wasip1 above.
-        "--lib",
-        "--exclude",
-        "hq-benches",
-        "--exclude",
-        "hq-bench-format",
-        "--exclude",
-        "xtask",
-        "--target",
+    let clippy = Step::clippy(
+        &[
+            "--workspace",
+            // The libraries a wasm program links: their tests and the tools
+            // compile (and run) for wasm32-wasip1 above.
+            "--lib",
+            "--exclude",
+            "hq-benches",
+            "--exclude",
+            "hq-bench-format",
+            "--exclude",
+            "xtask",
+        ],
         WASM,
-        "--",
-        "-D",
-        "warnings",
-    ]);
+    );
     let clippy_simd = clippy.clone().simd128(WASM);
     target(WASM, &[], &[clippy, clippy_simd])
 }
