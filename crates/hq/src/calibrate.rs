@@ -14,7 +14,8 @@
 //!   functions the backends they serve ([`crate::latency::SERVED`]);
 //! * single lookups and latency chains over 128 inputs, batches of 64
 //!   squares over 8 occupancies (each timed after an untimed pass),
-//!   set-wise calls with 1-2, 4-6 and 10-14 sliders in equal parts;
+//!   set-wise calls with 1-2, 4-6 and 10-14 sliders in equal parts (random
+//!   counts in a random order, which change from sample to sample);
 //! * in rounds: an untimed warm-up round, then rounds each timing every
 //!   cell once in a fresh random order (after the third, only the cells
 //!   within 3× of the best of their entry point and piece, and the starting
@@ -244,9 +245,28 @@ struct Inputs {
     singles: [(Square, Bitboard); 128],
     batch_squares: [Square; 64],
     batch_occupancies: [Bitboard; 8],
-    /// 16 slider sets of each size range (1-2, 4-6, 10-14 sliders), each
-    /// with an occupancy that holds them.
-    setwise: [(Bitboard, Bitboard); 48],
+    /// 16 occupancies per size range (1-2, 4-6, 10-14 sliders), the ranges
+    /// in a random order, each with two slider sets of a random count in its
+    /// range (subsets of it) and the bits that pick one per round.
+    setwise: [SetwiseInput; 48],
+    /// How many set-wise samples have run: the bit of `pick` they take.
+    setwise_round: core::cell::Cell<u32>,
+}
+
+/// One set-wise call's input, as the bench matrix's (`hq_benches::SetwiseInput`).
+///
+/// Each sample takes one of the two slider sets by a different bit of
+/// `pick`, so the sequence of slider counts repeats only after 64 samples.
+/// An engine does not replay the same calls; before, each input had one
+/// fixed set, in groups of 16 with counts 2, 1, 2, 1, …, a sequence the
+/// branch predictor can learn. (On a Zen 4 the calibration chooses a loop of
+/// 1-2 `pext` lookups for rooks either way, which the bench matrix measures
+/// slower than the `avx512` fill; that disagreement is still open.)
+#[derive(Clone, Copy)]
+struct SetwiseInput {
+    occupancy: Bitboard,
+    sliders: [Bitboard; 2],
+    pick: u64,
 }
 
 impl Inputs {
@@ -265,7 +285,12 @@ impl Inputs {
             singles,
             batch_squares,
             batch_occupancies: [Bitboard(0); 8],
-            setwise: [(Bitboard(0), Bitboard(0)); 48],
+            setwise: [SetwiseInput {
+                occupancy: Bitboard(0),
+                sliders: [Bitboard(0); 2],
+                pick: 0,
+            }; 48],
+            setwise_round: core::cell::Cell::new(0),
         };
         let mut occupancy = move || {
             let x = next();
@@ -278,16 +303,27 @@ impl Inputs {
         for occ in &mut inputs.batch_occupancies {
             *occ = occupancy().0;
         }
-        for (i, (sliders, occ)) in inputs.setwise.iter_mut().enumerate() {
+        // Equal parts of each size range, in a random order.
+        let mut ranges: [usize; 48] = core::array::from_fn(|i| i / 16);
+        for i in (1..ranges.len()).rev() {
+            ranges.swap(i, (next() % (i as u64 + 1)) as usize);
+        }
+        for (input, range) in inputs.setwise.iter_mut().zip(ranges) {
             let (o, mut bits) = occupancy();
-            let count = [2, 5, 12][i / 16] - (i % 2) as u32;
-            let mut set = 0u64;
-            while set.count_ones() < count {
-                set |= 1 << (bits % 64);
-                bits = bits.rotate_left(7) ^ (bits >> 3) ^ 0x5555;
+            let (low, high): (u32, u32) = [(1, 2), (4, 6), (10, 14)][range];
+            let mut occ = o.0;
+            for sliders in &mut input.sliders {
+                let count = low + (next() % u64::from(high - low + 1)) as u32;
+                let mut set = 0u64;
+                while set.count_ones() < count {
+                    set |= 1 << (bits % 64);
+                    bits = bits.rotate_left(7) ^ (bits >> 3) ^ 0x5555;
+                }
+                *sliders = Bitboard(set);
+                occ |= set;
             }
-            *sliders = Bitboard(set);
-            *occ = Bitboard(o.0 | set);
+            input.occupancy = Bitboard(occ);
+            input.pick = next();
         }
         inputs
     }
@@ -385,10 +421,13 @@ unsafe fn run(kernel: Kernel, inputs: &Inputs, sink: &mut u64) -> usize {
             inputs.batch_occupancies.len() * inputs.batch_squares.len()
         }
         Kernel::Setwise(f) => {
+            let round = inputs.setwise_round.get();
+            inputs.setwise_round.set(round.wrapping_add(1));
             let mut acc = 0;
-            for &(sliders, occ) in core::hint::black_box(&inputs.setwise) {
+            for input in core::hint::black_box(&inputs.setwise) {
+                let sliders = input.sliders[((input.pick >> (round & 63)) & 1) as usize];
                 // SAFETY: the caller's guarantee.
-                acc ^= unsafe { f(sliders, occ) }.0;
+                acc ^= unsafe { f(sliders, input.occupancy) }.0;
             }
             *sink ^= acc;
             inputs.setwise.len()
