@@ -185,6 +185,7 @@ pub fn perft_on(
 }
 
 /// `job` on `backend`, or on hq's choice for this CPU.
+#[cfg(not(test))]
 pub(crate) fn on_backend<W: hq::WithBackend>(
     backend: Option<hq::Backend>,
     job: W,
@@ -192,6 +193,31 @@ pub(crate) fn on_backend<W: hq::WithBackend>(
     match backend {
         None => Ok(hq::with_active_backend(job)),
         Some(b) => hq::with_backend(b, job),
+    }
+}
+
+/// In this library's unit-test build, `job` on `backend` only where it is
+/// the portable `scalar-rank-table` (or hq's choice, which the unit tests
+/// take as that), else the error: the every-backend copies of the jobs
+/// above are most of the library's build (71 s of CPU of 533 in a cold
+/// `cargo test --workspace --no-run --timings` on Zen 4) and would be
+/// compiled a second time for a few unit tests. The integration tests,
+/// the binaries and the fuzz targets run the real one.
+#[cfg(test)]
+pub(crate) fn on_backend<W: hq::WithBackend>(
+    backend: Option<hq::Backend>,
+    job: W,
+) -> Result<W::Output, hq::BackendError> {
+    match backend {
+        None | Some(hq::Backend::ScalarRankTable) => {
+            let token =
+                hq_scalar::ScalarRankTable::new().expect("the portable backend runs anywhere");
+            Ok(job.run(token))
+        }
+        Some(b) => Err(hq::BackendError::Invalid(format!(
+            "{} is not compiled into hq-chess's unit-test build",
+            b.name()
+        ))),
     }
 }
 
