@@ -1,8 +1,8 @@
 //! `cargo xtask perft-suite [OPTIONS]`: hq-chess's `perft-suite` binary,
 //! built optimised (`--help` lists its options: backends, suites, depth,
 //! threads). A binary of its own, so that xtask does not link the perft of
-//! every backend: that optimised build was about 70 s of every fresh
-//! xtask build.
+//! every backend: that optimised build was most of a fresh xtask build's
+//! time (figures in the commit that moved it).
 
 /// `cargo xtask perft-suite`'s options: passed on to the binary (`--help`
 /// too).

@@ -199,10 +199,10 @@ pub(crate) fn on_backend<W: hq::WithBackend>(
 /// In this library's unit-test build, `job` on `backend` only where it is
 /// the portable `scalar-rank-table` (or hq's choice, which the unit tests
 /// take as that), else the error: the every-backend copies of the jobs
-/// above are most of the library's build (71 s of CPU of 533 in a cold
-/// `cargo test --workspace --no-run --timings` on Zen 4) and would be
-/// compiled a second time for a few unit tests. The integration tests,
-/// the binaries and the fuzz targets run the real one.
+/// above are most of the library's build time, and would be compiled a
+/// second time for a few unit tests (the figures are in the commit that
+/// made this split). The integration tests, the binaries and the fuzz
+/// targets run the real one.
 #[cfg(test)]
 pub(crate) fn on_backend<W: hq::WithBackend>(
     backend: Option<hq::Backend>,
