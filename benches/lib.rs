@@ -171,7 +171,7 @@ pub struct TtBuffer(Box<[u64; TT_WORDS]>);
 
 impl TtBuffer {
     /// A freshly written buffer, on 2 MiB pages where Linux grants them
-    /// ([`advise_huge_pages`]).
+    /// (`advise_huge_pages`).
     pub fn new() -> TtBuffer {
         let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
         let mut words: Vec<u64> = Vec::with_capacity(TT_WORDS);
