@@ -214,6 +214,7 @@ fn candidates(entry: Entry) -> Vec<Backend> {
         .filter(|b| b.is_supported() && b.is_dispatched())
         .filter(|b| !registry::FORCED || b.is_forced())
         .filter(|&b| entry != Entry::Latency || crate::latency::serves(b))
+        .filter(|&b| entry != Entry::Single || dispatch::STATIC_SINGLES.is_none_or(|s| s == b))
         .collect()
 }
 

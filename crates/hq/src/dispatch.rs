@@ -115,6 +115,13 @@ impl fmt::Display for Reason<'_> {
             (Mode::RunTime, Source::PlanVariable) => {
                 write!(f, "run-time dispatch overridden by {PLAN_VAR}")
             }
+        }?;
+        match STATIC_SINGLES {
+            Some(b) => write!(
+                f,
+                " (single lookups: {b}, fixed at compile time: x86-64-v4)"
+            ),
+            None => Ok(()),
         }
     }
 }
@@ -241,6 +248,49 @@ pub(crate) fn check_plan(plan: &Plan) -> Result<(), BackendError> {
     Ok(())
 }
 
+/// The single lookups' backend where this build's target features decide
+/// it: PEXT in a build that enables x86-64-v4 (with GFNI) everywhere, as
+/// `-C target-cpu=native` does on an AVX-512 CPU, and forces no backend.
+///
+/// Why: every class of that level chooses PEXT for single lookups (a test
+/// of the class table keeps it so), and every CPU with AVX-512 has a fast
+/// PEXT. So the free functions inline the lookup with no test at all, as
+/// multiversion's static dispatcher would; the armed-mask test of the
+/// run-time path costs a load, a compare and a branch per call. The
+/// single lookups then stay PEXT's whatever `HQ_BACKEND`, `HQ_CHOICE`,
+/// [`crate::set_backend`] or a calibration ask for; those steer the other
+/// entry points, and [`crate::selection`] notes the difference. Time other
+/// backends' single lookups with [`crate::with_backend`].
+#[cfg(target_arch = "x86_64")]
+pub const STATIC_SINGLES: Option<Backend> = if !FORCED && hq_core::cpu::Level::X86V4.is_static() {
+    Some(Backend::Pext)
+} else {
+    None
+};
+/// As on x86-64: no other architecture has a static single choice.
+#[cfg(not(target_arch = "x86_64"))]
+pub const STATIC_SINGLES: Option<Backend> = None;
+
+/// `plan` with the single lookups this build fixes at compile time
+/// ([`STATIC_SINGLES`]), and a note if that overrides what was asked.
+fn with_static_singles(mut plan: Plan, notes: &mut Vec<String>) -> Plan {
+    if let Some(fixed) = STATIC_SINGLES {
+        let all = choice::Pieces::all(fixed);
+        notes.retain(|n| !n.starts_with(STATIC_NOTE));
+        if plan.single != all {
+            notes.push(format!(
+                "{STATIC_NOTE} {fixed} (x86-64-v4 enabled at compile time), not {}",
+                plan.single.compact()
+            ));
+            plan.single = all;
+        }
+    }
+    plan
+}
+
+/// The start of [`with_static_singles`]'s note.
+const STATIC_NOTE: &str = "single lookups fixed by the build's target features:";
+
 /// The selection, once decided (cold paths only).
 static SELECTION: Mutex<Option<Selection>> = Mutex::new(None);
 
@@ -250,7 +300,7 @@ static SELECTION: Mutex<Option<Selection>> = Mutex::new(None);
 /// items over it.
 pub(crate) fn decide() -> Result<Selection, BackendError> {
     let class = choice::this_cpu();
-    let (mode, mut plan, mut source, notes) = if FORCED {
+    let (mode, mut plan, mut source, mut notes) = if FORCED {
         let (plan, source, notes) = forced_plan(class)?;
         (Mode::Forced, plan, source, notes)
     } else {
@@ -285,6 +335,7 @@ pub(crate) fn decide() -> Result<Selection, BackendError> {
         check_plan(&plan).map_err(env_error)?;
         source = Source::PlanVariable;
     }
+    let plan = with_static_singles(plan, &mut notes);
     Ok(Selection {
         mode,
         plan,
@@ -434,7 +485,7 @@ fn replace(plan: Plan, source: Source) -> Result<(), BackendError> {
         Some(s) => s,
         None => decide()?,
     };
-    s.plan = plan;
+    s.plan = with_static_singles(plan, &mut s.notes);
     s.source = source;
     install(&s.plan);
     *slot = Some(s);
@@ -853,11 +904,29 @@ unsafe fn armed_pext() -> hq_pext::Pext {
     unsafe { <hq_pext::Pext as SliderAttacks>::new_unchecked() }
 }
 
+/// Whether this build's single lookups are PEXT's, fixed at compile time.
+#[cfg(target_arch = "x86_64")]
+const STATIC_PEXT: bool = matches!(STATIC_SINGLES, Some(Backend::Pext));
+
+/// The PEXT token of a build whose single lookups are fixed to PEXT
+/// ([`STATIC_PEXT`]; called only under that constant).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn static_pext() -> hq_pext::Pext {
+    // SAFETY: called only where `STATIC_PEXT` holds: the build enables
+    // x86-64-v4 everywhere, which includes PEXT's x86-64-v3, so the whole
+    // program already requires every instruction the token allows.
+    unsafe { <hq_pext::Pext as SliderAttacks>::new_unchecked() }
+}
+
 /// Rook attacks by the inlined PEXT lookup, if the single lookups are `pext`'s.
 #[inline(always)]
 pub(crate) fn pext_rook(sq: Square, occupancy: Bitboard) -> Option<Bitboard> {
     #[cfg(target_arch = "x86_64")]
     {
+        if STATIC_PEXT {
+            return Some(static_pext().rook_attacks(sq, occupancy));
+        }
         let mask = PEXT_MASKS[0][sq as usize].load(Ordering::Relaxed);
         if mask != 0 {
             // SAFETY: a non-zero armed mask is the square's own (`PEXT_MASKS`).
@@ -873,6 +942,9 @@ pub(crate) fn pext_rook(sq: Square, occupancy: Bitboard) -> Option<Bitboard> {
 pub(crate) fn pext_bishop(sq: Square, occupancy: Bitboard) -> Option<Bitboard> {
     #[cfg(target_arch = "x86_64")]
     {
+        if STATIC_PEXT {
+            return Some(static_pext().bishop_attacks(sq, occupancy));
+        }
         let mask = PEXT_MASKS[1][sq as usize].load(Ordering::Relaxed);
         if mask != 0 {
             // SAFETY: a non-zero armed mask is the square's own (`PEXT_MASKS`).
@@ -891,6 +963,9 @@ pub(crate) fn pext_bishop(sq: Square, occupancy: Bitboard) -> Option<Bitboard> {
 pub(crate) fn pext_queen(sq: Square, occupancy: Bitboard) -> Option<Bitboard> {
     #[cfg(target_arch = "x86_64")]
     {
+        if STATIC_PEXT {
+            return Some(static_pext().queen_attacks(sq, occupancy));
+        }
         let rook = PEXT_MASKS[2][sq as usize].load(Ordering::Relaxed);
         if rook != 0 {
             // SAFETY: a non-zero armed mask is the square's own (`PEXT_MASKS`),
@@ -908,6 +983,10 @@ pub(crate) fn pext_queen(sq: Square, occupancy: Bitboard) -> Option<Bitboard> {
 /// Line attacks by the inlined PEXT lookup, if the single lookups are `pext`'s.
 #[inline(always)]
 pub(crate) fn pext_line(line: Line, sq: Square, occupancy: Bitboard) -> Option<Bitboard> {
+    #[cfg(target_arch = "x86_64")]
+    if STATIC_PEXT {
+        return Some(static_pext().line_attacks(line, sq, occupancy));
+    }
     #[cfg(target_arch = "x86_64")]
     if PEXT_MASKS[2][sq as usize].load(Ordering::Relaxed) != 0 {
         // SAFETY: the masks are armed only once `pext` passed its check.

@@ -36,6 +36,11 @@
 //! reach the backend through one atomic load and one indirect call per
 //! call. [`with_active_backend`] inlines every lookup into a job.
 //!
+//! A build that enables x86-64-v4 at compile time (`-C target-cpu=native`
+//! on an AVX-512 CPU) fixes the single lookups to PEXT, every such class's
+//! choice, and inlines them with no test at all ([`STATIC_SINGLES`]); the
+//! other entry points are chosen at run time as above.
+//!
 //! * `HQ_BACKEND=<name>` makes one backend serve every entry point (an
 //!   unknown name, or a backend this CPU lacks, is an error, never a silent
 //!   fallback).
@@ -90,7 +95,9 @@ pub use backend::{BackendError, ENV_VAR};
 pub use calibrate::{Calibration, calibrate};
 pub use choice::{Choice, ClassChoice, Entry, Latency, PieceChoice, Pieces, Plan, Slider};
 #[cfg(feature = "std")]
-pub use dispatch::{CALIBRATE_VAR, Mode, PLAN_VAR, Selection, Source, has_setwise_table};
+pub use dispatch::{
+    CALIBRATE_VAR, Mode, PLAN_VAR, STATIC_SINGLES, Selection, Source, has_setwise_table,
+};
 pub use hq_core::{
     Bitboard, Direction, LINE_MASKS, Line, LineMasks, ParseSquareError, SliderAttacks, Square,
     Squares, cpu, piece, reference,
@@ -283,7 +290,9 @@ entry_point!(
 /// Calling it is optional. Without it the first attack call chooses, and
 /// if the choice is broken (say `HQ_BACKEND=turbo`) that call panics with
 /// the same message, in whichever thread made it: call `init` at start-up
-/// to report the error where you can handle it.
+/// to report the error where you can handle it. (Where the build fixes the
+/// single lookups at compile time, [`STATIC_SINGLES`], they never read the
+/// variable, so only `init` and the other entry points report it.)
 ///
 /// ```no_run
 /// fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -229,12 +229,17 @@ const CHILD: &str = "HQ_FACADE_TEST_CHILD";
 fn a_bad_hq_backend_names_the_variable_its_value_and_the_valid_names() {
     if std::env::var_os(CHILD).is_some() {
         // The child, run with HQ_BACKEND=turbo: `init` returns the error,
-        // and a free function's first call panics with the same sentence.
+        // and a free function's first call panics with the same sentence
+        // (a set-wise one where the single lookups are fixed at compile
+        // time: those never read the variable).
         let err = hq::init().expect_err("HQ_BACKEND=turbo is refused");
         println!("init-debug: {err:?}");
         println!("init-display: {err}");
-        let panic = std::panic::catch_unwind(|| hq::queen_attacks(Square::E4, Bitboard::EMPTY))
-            .expect_err("a free function panics on a bad HQ_BACKEND");
+        let panic = std::panic::catch_unwind(|| match hq::STATIC_SINGLES {
+            None => hq::queen_attacks(Square::E4, Bitboard::EMPTY),
+            Some(_) => hq::queen_attacks_setwise(Bitboard::EMPTY, Bitboard::EMPTY),
+        })
+        .expect_err("a free function panics on a bad HQ_BACKEND");
         let text = panic.downcast_ref::<String>().cloned().unwrap_or_default();
         println!("panic: {text}");
         return;
@@ -328,5 +333,31 @@ fn a_backend_outside_the_dispatch_is_refused_with_how_to_get_it() {
                 assert!(b.is_dispatched(), "{b} of class {}", class.name);
             }
         }
+    }
+}
+
+#[test]
+fn static_single_lookups_are_what_every_class_of_their_level_chooses() {
+    // A build that enables x86-64-v4 fixes the single lookups to PEXT
+    // (`hq::STATIC_SINGLES`): sound only if every class a CPU of that
+    // level can fall in chooses PEXT for every piece's single lookups.
+    let v4 = hq::cpu::Level::X86V4;
+    let classes: Vec<_> = hq::choice::CLASSES
+        .iter()
+        .filter(|c| c.level == v4)
+        .collect();
+    assert!(!classes.is_empty());
+    for class in classes {
+        let single = class.plan().single;
+        assert_eq!(single, hq::Pieces::all(Backend::Pext), "{}", class.name);
+    }
+    let enabled = v4.is_static() && Backend::forced().next().is_none();
+    assert_eq!(
+        hq::STATIC_SINGLES.is_some(),
+        enabled && cfg!(target_arch = "x86_64")
+    );
+    match hq::STATIC_SINGLES {
+        Some(b) => println!("facade: single lookups fixed at compile time: {b}"),
+        None => println!("facade: single lookups chosen at run time (x86-64-v4 not enabled)"),
     }
 }
