@@ -6,7 +6,8 @@
 //! 2. the facade built with two `force-*` features at once (they are
 //!    additive), its tests run again, and `hq-info` explaining the outcome;
 //! 3. forcing a backend this CPU lacks stops with a clear error, never SIGILL;
-//!    the facade without `std` (plain, native and bare-metal builds);
+//!    the facade without `std` (plain, native and bare-metal builds) and
+//!    with it natively (the static single lookups where x86-64-v4 runs);
 //!    `cargo package` of every publishable crate; the MSRV's `cargo check`;
 //!    on nightly, Miri, the fuzz targets (30 s each, and the planted-bug
 //!    self-test) and ThreadSanitizer (`reliability.rs`);
@@ -213,7 +214,7 @@ pub fn run(args: &Args) -> Result<(), String> {
             "forced unsupported backend",
             Box::new(forcing_an_unsupported_backend_is_a_clear_error),
         ),
-        ("no_std facade", Box::new(crate::release::no_std)),
+        ("no_std and native facade", Box::new(crate::release::no_std)),
         ("cargo package", Box::new(crate::release::package)),
         ("MSRV", Box::new(crate::release::msrv)),
         ("Miri", Box::new(crate::reliability::miri)),
