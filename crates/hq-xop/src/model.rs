@@ -136,38 +136,34 @@ pub const fn vpperm_u128(src1: u128, src2: u128, selector: u128) -> u128 {
     ))
 }
 
-/// Selector bytes `0x40 | (i ^ 7)`: reverse both 64-bit halves of `src1` in place.
-pub const fn qword_reverse_selector() -> u128 {
+/// The selector whose byte `i` applies `op` to table byte `i ^ flip` (`flip`
+/// below 16: every byte reads `src1`). The named selectors below are all of
+/// this form, or halves of two of them.
+const fn uniform_selector(op: Op, flip: u8) -> u128 {
     let mut bytes = [0u8; 16];
     let mut i = 0;
     while i < 16 {
-        bytes[i] = 0x40 | (i as u8 ^ 7);
+        bytes[i] = selector(op, i as u8 ^ flip);
         i += 1;
     }
     u128::from_le_bytes(bytes)
 }
 
+/// Selector bytes `0x40 | (i ^ 7)`: reverse both 64-bit halves of `src1` in place.
+pub const fn qword_reverse_selector() -> u128 {
+    uniform_selector(Op::Reverse, 7)
+}
+
 /// Selector bytes `0x40 | (15 - i)`: reverse all 128 bits of `src1`, so
 /// each half comes back reversed in the other half.
 pub const fn full_reverse_selector() -> u128 {
-    let mut bytes = [0u8; 16];
-    let mut i = 0;
-    while i < 16 {
-        bytes[i] = 0x40 | (15 - i as u8);
-        i += 1;
-    }
-    u128::from_le_bytes(bytes)
+    uniform_selector(Op::Reverse, 15)
 }
 
 /// Selector bytes that copy the low half of `src1` and put the bit reversal of
 /// the high half above it (`0x40 | (i ^ 7)` only for bytes 8-15): with both
 /// halves equal to `x` this makes the pair `{x, reverse(x)}`.
 pub const fn pair_selector() -> u128 {
-    let mut bytes = [0u8; 16];
-    let mut i = 0;
-    while i < 16 {
-        bytes[i] = if i < 8 { i as u8 } else { 0x40 | (i as u8 ^ 7) };
-        i += 1;
-    }
-    u128::from_le_bytes(bytes)
+    const LOW_HALF: u128 = u64::MAX as u128;
+    (uniform_selector(Op::Copy, 0) & LOW_HALF) | (qword_reverse_selector() & !LOW_HALF)
 }

@@ -20,75 +20,53 @@ fn operands() -> impl Strategy<Value = ([u8; 16], [u8; 16], [u8; 16])> {
 
 const CASES: u32 = 2_000;
 
-#[test]
-fn ssse3_vpperm_equals_the_model() {
-    let Some(v) = Ssse3Vpperm::new() else {
-        println!("SKIPPED ssse3 VPPERM: this CPU lacks ssse3");
-        return;
-    };
-    let mut runner = TestRunner::new(Config {
+/// A runner of [`CASES`] cases that writes no failure files.
+fn runner() -> TestRunner {
+    TestRunner::new(Config {
         cases: CASES,
         failure_persistence: None,
         ..Config::default()
-    });
-    runner
-        .run(&operands(), |(a, b, random)| {
-            for j in 0..17 {
-                let s = if j < 16 {
-                    all_values_selector(j)
-                } else {
-                    random
-                };
-                prop_assert_eq!(
-                    v.vpperm(a, b, s),
-                    model::vpperm(a, b, s),
-                    "selector {:02x?}",
-                    s
-                );
-            }
-            Ok(())
-        })
-        .unwrap();
-    println!(
-        "ssse3 VPPERM = model on {CASES} random operand pairs x (256 selector values + 16 random bytes)"
-    );
+    })
 }
 
-#[test]
-fn avx512_vpperm_equals_the_model() {
-    let v = match Avx512Vpperm::require() {
-        Ok(v) => v,
+/// The AVX-512 VPPERM token, or `None` once the test's `what` is reported
+/// skipped (not passed) with the features this CPU lacks.
+fn avx512_or_skip(what: &str) -> Option<Avx512Vpperm> {
+    match Avx512Vpperm::require() {
+        Ok(v) => Some(v),
         Err(missing) => {
-            println!("SKIPPED avx512 VPPERM (not counted as passed): {missing}");
-            return;
+            println!("SKIPPED {what} (not counted as passed): {missing}");
+            None
         }
-    };
-    let lanes = (operands(), operands(), operands(), operands());
-    let mut runner = TestRunner::new(Config {
-        cases: CASES,
-        failure_persistence: None,
-        ..Config::default()
-    });
-    runner
-        .run(&lanes, |(l0, l1, l2, l3)| {
-            let ls = [l0, l1, l2, l3];
-            // 17 rounds: the first 16 give every lane all 256 selector values
-            // (a different selector per lane in each round), the last is random.
+    }
+}
+
+/// `LANES` VPPERMs at once (`vpperm`, lane `L` from lanes `L`) against the
+/// model on random operands. 17 rounds a case: the first 16 give every lane
+/// all 256 selector values (with several lanes, a different selector per
+/// lane in each round), the last random selectors.
+fn equals_the_model<const LANES: usize>(
+    name: &str,
+    vpperm: impl Fn([[u8; 16]; LANES], [[u8; 16]; LANES], [[u8; 16]; LANES]) -> [[u8; 16]; LANES],
+) {
+    runner()
+        .run(&proptest::array::uniform(operands()), |ls| {
             for round in 0..17 {
-                let sel: [[u8; 16]; 4] = core::array::from_fn(|lane| {
+                let sel: [[u8; 16]; LANES] = core::array::from_fn(|lane| {
                     if round < 16 {
                         all_values_selector((round + 4 * lane) % 16)
                     } else {
                         ls[lane].2
                     }
                 });
-                let got = v.vpperm_x4(ls.map(|l| l.0), ls.map(|l| l.1), sel);
-                for lane in 0..4 {
+                let got = vpperm(ls.map(|l| l.0), ls.map(|l| l.1), sel);
+                for lane in 0..LANES {
                     prop_assert_eq!(
                         got[lane],
                         model::vpperm(ls[lane].0, ls[lane].1, sel[lane]),
-                        "lane {}",
-                        lane
+                        "lane {} selector {:02x?}",
+                        lane,
+                        sel[lane]
                     );
                 }
             }
@@ -96,18 +74,31 @@ fn avx512_vpperm_equals_the_model() {
         })
         .unwrap();
     println!(
-        "avx512 VPPERM x4 = model on {CASES} random cases x 4 lanes x (256 selector values + 16 random bytes)"
+        "{name} = model on {CASES} random cases x {LANES} lanes x (256 selector values + 16 random bytes)"
     );
 }
 
 #[test]
+fn ssse3_vpperm_equals_the_model() {
+    let Some(v) = Ssse3Vpperm::new() else {
+        println!("SKIPPED ssse3 VPPERM: this CPU lacks ssse3");
+        return;
+    };
+    equals_the_model("ssse3 VPPERM", |[a], [b], [s]| [v.vpperm(a, b, s)]);
+}
+
+#[test]
+fn avx512_vpperm_equals_the_model() {
+    let Some(v) = avx512_or_skip("avx512 VPPERM") else {
+        return;
+    };
+    equals_the_model("avx512 VPPERM x4", |a, b, s| v.vpperm_x4(a, b, s));
+}
+
+#[test]
 fn avx512_vpperm_sees_all_256_selector_values_in_every_lane() {
-    let v = match Avx512Vpperm::require() {
-        Ok(v) => v,
-        Err(missing) => {
-            println!("SKIPPED avx512 VPPERM selector sweep (not counted as passed): {missing}");
-            return;
-        }
+    let Some(v) = avx512_or_skip("avx512 VPPERM selector sweep") else {
+        return;
     };
     let a: [[u8; 16]; 4] =
         core::array::from_fn(|l| core::array::from_fn(|i| (37 * (16 * l + i) + 11) as u8));
