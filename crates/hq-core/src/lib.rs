@@ -47,7 +47,8 @@ pub use backend::{
 };
 pub use bitboard::{Bitboard, Squares};
 pub use masks::{
-    Direction, LINE_MASKS, Line, LineMasks, RAY_MASKS, SQUARE_BITS, line_mask, ray_mask,
+    Direction, LINE_MASKS, Line, LineMasks, RAY_MASKS, SQUARE_BITS, line_mask,
+    nibble_reversal_table, ray_mask,
 };
 pub use random::SplitMix64;
 pub use square::{ParseSquareError, Square};

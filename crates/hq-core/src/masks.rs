@@ -211,6 +211,26 @@ pub const SQUARE_BITS: [u64; 64] = {
     table
 };
 
+/// The byte-shuffle tables of bit reversal by nibbles (`pshufb`,
+/// `i8x16_swizzle`): byte `i` is nibble `i % 16` with its four bits
+/// reversed, shifted left by `shift` (4 to move a low nibble to the top, 0
+/// for a high one moved down). `N` above 16 repeats the 16 bytes in every
+/// 128-bit lane of a wider register.
+///
+/// ```
+/// let to_top: [u8; 16] = hq_core::nibble_reversal_table(4);
+/// assert_eq!((to_top[0b0001], to_top[0b0110]), (0b1000_0000, 0b0110_0000));
+/// ```
+pub const fn nibble_reversal_table<const N: usize>(shift: u32) -> [u8; N] {
+    let mut table = [0u8; N];
+    let mut i = 0;
+    while i < N {
+        table[i] = ((i as u8 & 15).reverse_bits() >> 4) << shift;
+        i += 1;
+    }
+    table
+}
+
 /// The mask of `line` through `sq`, without `sq`.
 ///
 /// ```

@@ -45,19 +45,9 @@ impl Ssse3Vpperm {
 }
 
 /// `reverse4(n) << 4` for each nibble `n`: the reversed low nibble, moved to the top.
-const REVERSED_LOW_NIBBLE: [u8; 16] = nibble_table(4);
+const REVERSED_LOW_NIBBLE: [u8; 16] = hq_core::nibble_reversal_table(4);
 /// `reverse4(n)` for each nibble `n`: the reversed high nibble, moved to the bottom.
-const REVERSED_HIGH_NIBBLE: [u8; 16] = nibble_table(0);
-
-const fn nibble_table(shift: u32) -> [u8; 16] {
-    let mut t = [0u8; 16];
-    let mut n = 0;
-    while n < 16 {
-        t[n] = ((n as u8).reverse_bits() >> 4) << shift;
-        n += 1;
-    }
-    t
-}
+const REVERSED_HIGH_NIBBLE: [u8; 16] = hq_core::nibble_reversal_table(0);
 
 hq_core::at_level! { X86V2;
     /// The SSSE3 VPPERM.

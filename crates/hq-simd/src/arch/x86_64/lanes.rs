@@ -20,19 +20,9 @@ static SWAP_BYTES: [u8; 64] = {
     t
 };
 /// `pshufb` table: a nibble bit-reversed, as the high nibble of a byte.
-static NIBBLE_REVERSED_HIGH: [u8; 32] = nibble_table(4);
+static NIBBLE_REVERSED_HIGH: [u8; 32] = hq_core::nibble_reversal_table(4);
 /// `pshufb` table: a nibble bit-reversed, as the low nibble.
-static NIBBLE_REVERSED_LOW: [u8; 32] = nibble_table(0);
-
-const fn nibble_table(shift: u32) -> [u8; 32] {
-    let mut t = [0u8; 32];
-    let mut i = 0;
-    while i < 32 {
-        t[i] = ((i as u8 & 15).reverse_bits() >> 4) << shift;
-        i += 1;
-    }
-    t
-}
+static NIBBLE_REVERSED_LOW: [u8; 32] = hq_core::nibble_reversal_table(0);
 
 /// The GF(2) matrix that reverses the bits of a byte (`vgf2p8affineqb`).
 ///
