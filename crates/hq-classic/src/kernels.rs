@@ -41,22 +41,16 @@ pub const fn line_attacks(line: Line, sq: Square, occupancy: u64) -> u64 {
     ray_attacks(positive, sq, occupancy) | ray_attacks(negative, sq, occupancy)
 }
 
-/// Rook attacks: four rays.
+/// Rook attacks: four rays, the rank's two and the file's two.
 #[inline(always)]
 pub const fn rook_attacks(sq: Square, occupancy: u64) -> u64 {
-    ray_attacks(Direction::East, sq, occupancy)
-        | ray_attacks(Direction::North, sq, occupancy)
-        | ray_attacks(Direction::West, sq, occupancy)
-        | ray_attacks(Direction::South, sq, occupancy)
+    line_attacks(Line::Rank, sq, occupancy) | line_attacks(Line::File, sq, occupancy)
 }
 
-/// Bishop attacks: four rays.
+/// Bishop attacks: four rays, the diagonal's two and the anti-diagonal's two.
 #[inline(always)]
 pub const fn bishop_attacks(sq: Square, occupancy: u64) -> u64 {
-    ray_attacks(Direction::NorthEast, sq, occupancy)
-        | ray_attacks(Direction::NorthWest, sq, occupancy)
-        | ray_attacks(Direction::SouthWest, sq, occupancy)
-        | ray_attacks(Direction::SouthEast, sq, occupancy)
+    line_attacks(Line::Diagonal, sq, occupancy) | line_attacks(Line::AntiDiagonal, sq, occupancy)
 }
 
 /// The direction from `from` to `to`, if they share a rank, file or diagonal.
