@@ -308,6 +308,73 @@ fn random_occupancy(rng: &mut SplitMix64) -> Bitboard {
     })
 }
 
+/// The three sliders: for each, the oracle and the backend's entry points
+/// of every kind, so that a check runs the same code for all three.
+#[derive(Clone, Copy, Debug)]
+enum Slider {
+    Rook,
+    Bishop,
+    Queen,
+}
+
+impl Slider {
+    const ALL: [Slider; 3] = [Slider::Rook, Slider::Bishop, Slider::Queen];
+
+    /// The entry points' prefix (`rook` of `rook_attacks_batch`).
+    fn name(self) -> &'static str {
+        match self {
+            Slider::Rook => "rook",
+            Slider::Bishop => "bishop",
+            Slider::Queen => "queen",
+        }
+    }
+
+    /// The oracle's attacks from one square.
+    fn oracle(self) -> fn(Square, Bitboard) -> Bitboard {
+        match self {
+            Slider::Rook => reference::rook_attacks,
+            Slider::Bishop => reference::bishop_attacks,
+            Slider::Queen => reference::queen_attacks,
+        }
+    }
+
+    /// `*_attacks`.
+    fn single<B: SliderAttacks>(self) -> fn(B, Square, Bitboard) -> Bitboard {
+        match self {
+            Slider::Rook => B::rook_attacks,
+            Slider::Bishop => B::bishop_attacks,
+            Slider::Queen => B::queen_attacks,
+        }
+    }
+
+    /// `*_attacks_pair` (the occupancy and its reversal).
+    fn pair<B: SliderAttacks>(self) -> fn(B, Square, Bitboard, Bitboard) -> Bitboard {
+        match self {
+            Slider::Rook => B::rook_attacks_pair,
+            Slider::Bishop => B::bishop_attacks_pair,
+            Slider::Queen => B::queen_attacks_pair,
+        }
+    }
+
+    /// `*_attacks_batch`.
+    fn batch<B: SliderAttacks>(self) -> fn(B, &[Square], Bitboard, &mut [Bitboard]) {
+        match self {
+            Slider::Rook => B::rook_attacks_batch,
+            Slider::Bishop => B::bishop_attacks_batch,
+            Slider::Queen => B::queen_attacks_batch,
+        }
+    }
+
+    /// `*_attacks_setwise`.
+    fn setwise<B: SliderAttacks>(self) -> fn(B, Bitboard, Bitboard) -> Bitboard {
+        match self {
+            Slider::Rook => B::rook_attacks_setwise,
+            Slider::Bishop => B::bishop_attacks_setwise,
+            Slider::Queen => B::queen_attacks_setwise,
+        }
+    }
+}
+
 /// Batch entry points against the oracle, for lists of every length 0..=70.
 pub fn check_batches<B: SliderAttacks>(backend: B, rounds: u32) -> Result<u64, Mismatch> {
     check_batches_up_to(backend, rounds, 70)
@@ -321,40 +388,22 @@ fn check_batches_up_to<B: SliderAttacks>(
 ) -> Result<u64, Mismatch> {
     let mut rng = SplitMix64(0x5EED_0003);
     let mut cases = 0;
-    type Batch<B> = fn(B, &[Square], Bitboard, &mut [Bitboard]);
-    type Single = fn(Square, Bitboard) -> Bitboard;
-    let kinds: [(&str, Batch<B>, Single); 3] = [
-        (
-            "rook_attacks_batch",
-            B::rook_attacks_batch,
-            reference::rook_attacks,
-        ),
-        (
-            "bishop_attacks_batch",
-            B::bishop_attacks_batch,
-            reference::bishop_attacks,
-        ),
-        (
-            "queen_attacks_batch",
-            B::queen_attacks_batch,
-            reference::queen_attacks,
-        ),
-    ];
     for _ in 0..rounds {
         for len in 0..=max_len {
             let occ = random_occupancy(&mut rng);
             let squares: Vec<Square> = (0..len)
                 .map(|_| Square::from_index_masked(rng.next_u64() as u8))
                 .collect();
-            for (name, batch, single) in kinds {
+            for slider in Slider::ALL {
+                let name = slider.name();
                 let mut out = vec![Bitboard(0xDEAD_BEEF); len];
-                batch(backend, &squares, occ, &mut out);
+                slider.batch()(backend, &squares, occ, &mut out);
                 for (i, (&sq, &got)) in squares.iter().zip(&out).enumerate() {
                     cases += 1;
                     compare(
                         B::NAME,
-                        || format!("{name}(len {len}, index {i}: {sq}, {occ:?})"),
-                        single(sq, occ),
+                        || format!("{name}_attacks_batch(len {len}, index {i}: {sq}, {occ:?})"),
+                        slider.oracle()(sq, occ),
                         got,
                     )?;
                 }
@@ -377,25 +426,6 @@ fn check_setwise_with<B: SliderAttacks>(
     fixed: bool,
 ) -> Result<u64, Mismatch> {
     let mut cases = 0;
-    type Setwise<B> = fn(B, Bitboard, Bitboard) -> Bitboard;
-    type Single = fn(Square, Bitboard) -> Bitboard;
-    let kinds: [(&str, Setwise<B>, Single); 3] = [
-        (
-            "rook_attacks_setwise",
-            B::rook_attacks_setwise,
-            reference::rook_attacks,
-        ),
-        (
-            "bishop_attacks_setwise",
-            B::bishop_attacks_setwise,
-            reference::bishop_attacks,
-        ),
-        (
-            "queen_attacks_setwise",
-            B::queen_attacks_setwise,
-            reference::queen_attacks,
-        ),
-    ];
     // Slider sets: every size 0..=16 at random, then the random shapes of
     // several densities, then the board's edges and lines in full.
     let random_sets = (0..rounds).map(|round| {
@@ -429,17 +459,18 @@ fn check_setwise_with<B: SliderAttacks>(
             .map(|occ| (Bitboard(sliders), Bitboard(occ)))
     });
     for (sliders, occ) in random_sets.chain(fixed) {
-        for (name, setwise, single) in kinds {
+        for slider in Slider::ALL {
+            let (name, oracle) = (slider.name(), slider.oracle());
             let all = occ | sliders;
             let expected = sliders
                 .iter()
-                .fold(Bitboard::EMPTY, |acc, sq| acc | single(sq, all));
+                .fold(Bitboard::EMPTY, |acc, sq| acc | oracle(sq, all));
             cases += 1;
             compare(
                 B::NAME,
-                || format!("{name}(sliders {sliders:?}, occupancy {occ:?})"),
+                || format!("{name}_attacks_setwise(sliders {sliders:?}, occupancy {occ:?})"),
                 expected,
-                setwise(backend, sliders, occ),
+                slider.setwise()(backend, sliders, occ),
             )?;
         }
     }
@@ -484,21 +515,13 @@ pub fn check_random<B: SliderAttacks>(
                 compare(B::NAME, || format!("{what}({sq}, {occ:?})"), expected, got)
                     .map_err(|m| TestCaseError::fail(m.to_string()))
             };
-            check(
-                "rook_attacks",
-                reference::rook_attacks(sq, occ),
-                backend.rook_attacks(sq, occ),
-            )?;
-            check(
-                "bishop_attacks",
-                reference::bishop_attacks(sq, occ),
-                backend.bishop_attacks(sq, occ),
-            )?;
-            check(
-                "queen_attacks",
-                reference::queen_attacks(sq, occ),
-                backend.queen_attacks(sq, occ),
-            )?;
+            for slider in Slider::ALL {
+                check(
+                    &format!("{}_attacks", slider.name()),
+                    slider.oracle()(sq, occ),
+                    slider.single()(backend, sq, occ),
+                )?;
+            }
             for line in Line::ALL {
                 check(
                     line.name(),
@@ -507,21 +530,13 @@ pub fn check_random<B: SliderAttacks>(
                 )?;
             }
             let reversed = occ.rotate_180();
-            check(
-                "rook_attacks_pair",
-                reference::rook_attacks(sq, occ),
-                backend.rook_attacks_pair(sq, occ, reversed),
-            )?;
-            check(
-                "bishop_attacks_pair",
-                reference::bishop_attacks(sq, occ),
-                backend.bishop_attacks_pair(sq, occ, reversed),
-            )?;
-            check(
-                "queen_attacks_pair",
-                reference::queen_attacks(sq, occ),
-                backend.queen_attacks_pair(sq, occ, reversed),
-            )?;
+            for slider in Slider::ALL {
+                check(
+                    &format!("{}_attacks_pair", slider.name()),
+                    slider.oracle()(sq, occ),
+                    slider.pair()(backend, sq, occ, reversed),
+                )?;
+            }
             Ok(())
         })
         .map_err(|e| format!("backend {}: proptest failed: {e}", B::NAME))?;
