@@ -653,23 +653,12 @@ pub(crate) struct Setwise {
     pub queen: unsafe fn(Bitboard, Bitboard) -> Bitboard,
 }
 
-/// Runs `f` on `B`'s token, compiled for `B`'s level.
-///
-/// # Safety
-///
-/// The CPU must support `B` (every table entry below has this contract,
-/// which [`install`] upholds: only checked backends' tables are installed).
-#[inline(always)]
-unsafe fn on<B: SliderAttacks, R>(f: impl FnOnce(B) -> R) -> R {
-    // SAFETY: the caller guarantees the CPU supports `B`.
-    unsafe { B::new_unchecked() }.run_compiled(f)
-}
-
 /// `B`'s token, for the entries of `compiled_fn` (called only through them).
 ///
 /// # Safety
 ///
-/// As [`on`].
+/// The CPU must support `B` (every table entry has this contract, which
+/// [`install`] upholds: only checked backends' tables are installed).
 #[inline(always)]
 unsafe fn token<B: SliderAttacks>() -> B {
     // SAFETY: the caller guarantees the CPU supports `B`.
@@ -702,32 +691,80 @@ impl Singles {
     }
 }
 
+/// Runs `batch` on `squares` and `out` as slices of 64 when they are, so
+/// that the kernel inlined into the table's entry is compiled for that
+/// length too (unrolled, no loop count), the common batch of a whole board.
+#[inline(always)]
+fn whole_board(
+    squares: &[Square],
+    out: &mut [Bitboard],
+    batch: impl FnOnce(&[Square], &mut [Bitboard]),
+) {
+    if squares.len() == 64 && out.len() == 64 {
+        batch(&squares[..64], &mut out[..64])
+    } else {
+        batch(squares, out)
+    }
+}
+
 impl Batches {
     pub(crate) const fn of<B: SliderAttacks>() -> Batches {
         Batches {
             // SAFETY: called only through installed tables, whose backends were checked.
             rook: |s, o, out| unsafe {
-                on(
-                    #[inline(always)]
-                    |t: B| t.rook_attacks_batch(s, o, out),
-                )
+                compiled_batch::<B>(s, o, out, |t, s, o, out| t.rook_attacks_batch(s, o, out))
             },
-            // SAFETY: called only through installed tables, whose backends were checked.
+            // SAFETY: as above.
             bishop: |s, o, out| unsafe {
-                on(
-                    #[inline(always)]
-                    |t: B| t.bishop_attacks_batch(s, o, out),
-                )
+                compiled_batch::<B>(s, o, out, |t, s, o, out| t.bishop_attacks_batch(s, o, out))
             },
-            // SAFETY: called only through installed tables, whose backends were checked.
+            // SAFETY: as above.
             queen: |s, o, out| unsafe {
-                on(
-                    #[inline(always)]
-                    |t: B| t.queen_attacks_batch(s, o, out),
-                )
+                compiled_batch::<B>(s, o, out, |t, s, o, out| t.queen_attacks_batch(s, o, out))
             },
         }
     }
+}
+
+/// Runs `batch` on `B`'s token in a function compiled for `B`'s level
+/// ([`compiled_fn`]), which a table's entry reaches by one direct jump (a
+/// closure run through `run_compiled` instead was a call with its
+/// arguments packed on the stack). `compiled_fn` takes two arguments, so
+/// the slices travel as raw parts.
+///
+/// # Safety
+///
+/// As [`token`].
+#[inline(always)]
+unsafe fn compiled_batch<B: SliderAttacks>(
+    squares: &[Square],
+    occupancy: Bitboard,
+    out: &mut [Bitboard],
+    batch: impl Fn(B, &[Square], Bitboard, &mut [Bitboard]) + Copy,
+) {
+    hq_core::check_batch_lengths(squares.len(), out.len());
+    let entry = compiled_fn(
+        B::LEVEL,
+        move |(s, out): (*const Square, *mut Bitboard), (o, len): (Bitboard, usize)| {
+            // SAFETY: the parts of the two slices below, of `len` elements
+            // each (checked above), borrowed for this call only.
+            let (s, out) = unsafe {
+                (
+                    core::slice::from_raw_parts(s, len),
+                    core::slice::from_raw_parts_mut(out, len),
+                )
+            };
+            // SAFETY: the caller guarantees the CPU supports `B`.
+            let token = unsafe { token::<B>() };
+            whole_board(s, out, |s, out| batch(token, s, o, out));
+        },
+    );
+    let parts = (
+        (squares.as_ptr(), out.as_mut_ptr()),
+        (occupancy, squares.len()),
+    );
+    // SAFETY: the parts of live slices of equal length; `B` as the caller guarantees.
+    unsafe { entry(parts.0, parts.1) }
 }
 
 impl Setwise {
