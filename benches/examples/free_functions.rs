@@ -1,13 +1,14 @@
 //! The facade's free functions against the backend they chose and a job,
 //! timed by interleaved rounds (A B C, B C A, ...) and the median: a quick,
-//! steady comparison of the call mechanism, single lookups only.
+//! steady comparison of the call mechanism. Each row's figure is against
+//! the first row, the backend the plan chose for that entry point.
 //!
 //! ```text
-//! cargo run --release -p hq-benches --example free_functions [-- --rounds 41]
+//! cargo run --release -p hq-benches --example free_functions [-- --rounds 41 --workloads batch,setwise-few]
 //! ```
 
 use clap::Parser;
-use hq::{Backend, SliderAttacks, WithBackend};
+use hq::{Backend, Slider, SliderAttacks, WithBackend};
 use hq_benches::{Data, Facade, Job, Lookup, Ours, Piece, Workload, lookups_per_iteration, run};
 use std::hint::black_box;
 use std::time::Instant;
@@ -18,6 +19,9 @@ struct Args {
     /// Timed rounds per row (the median is printed).
     #[arg(long, default_value_t = 41)]
     rounds: usize,
+    /// The workloads (comma-separated names of the bench matrix's columns).
+    #[arg(long, value_delimiter = ',', default_value = "throughput,latency")]
+    workloads: Vec<String>,
 }
 
 type Timed = Box<dyn Fn(&Data, Workload, Piece) -> u64>;
@@ -29,7 +33,6 @@ fn timed<L: Lookup>(lookup: L) -> Timed {
 fn main() {
     let args = Args::parse();
     let data = Data::new();
-    let chosen = hq::active_backend();
     struct Token;
     impl WithBackend for Token {
         type Output = Timed;
@@ -37,18 +40,32 @@ fn main() {
             timed(Ours(token))
         }
     }
-    let rows: Vec<(String, Timed)> = vec![
-        (
-            chosen.name().to_owned(),
-            hq::with_backend(chosen, Token).expect("the chosen backend runs"),
-        ),
-        ("hq".to_owned(), timed(Facade)),
-        ("hq-job".to_owned(), timed(Job)),
-    ];
-    let _ = Backend::all();
+    let plan = hq::active_plan();
     println!("{}", hq::selection());
-    for workload in [Workload::Throughput, Workload::Latency] {
+    for name in &args.workloads {
+        let workload = *Workload::ALL
+            .iter()
+            .find(|w| w.name() == name)
+            .unwrap_or_else(|| panic!("unknown workload {name:?}"));
         for piece in Piece::ALL {
+            let slider = match piece {
+                Piece::Rook => Slider::Rook,
+                Piece::Bishop => Slider::Bishop,
+                Piece::Queen => Slider::Queen,
+            };
+            let chosen: Backend = match workload {
+                Workload::Batch => plan.batch.get(slider),
+                Workload::Setwise(_) => plan.setwise.get(slider),
+                _ => plan.single.get(slider),
+            };
+            let rows: Vec<(String, Timed)> = vec![
+                (
+                    chosen.name().to_owned(),
+                    hq::with_backend(chosen, Token).expect("the chosen backend runs"),
+                ),
+                ("hq".to_owned(), timed(Facade)),
+                ("hq-job".to_owned(), timed(Job)),
+            ];
             let mut samples = vec![Vec::new(); rows.len()];
             for round in 0..args.rounds + 1 {
                 for k in 0..rows.len() {
