@@ -15,6 +15,7 @@
 
 use crate::Backend;
 use hq_core::cpu::{Identity, Level, Vendor};
+use hq_core::{Bitboard, SliderAttacks, Square};
 
 /// The backend of each entry point.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -94,6 +95,53 @@ impl Slider {
             Slider::Rook => "rook",
             Slider::Bishop => "bishop",
             Slider::Queen => "queen",
+        }
+    }
+
+    /// `backend`'s single lookup of this piece (a constant where the
+    /// dispatch calls it, so the match folds away).
+    #[inline(always)]
+    pub(crate) fn single<B: SliderAttacks>(
+        self,
+        backend: B,
+        sq: Square,
+        occ: Bitboard,
+    ) -> Bitboard {
+        match self {
+            Slider::Rook => backend.rook_attacks(sq, occ),
+            Slider::Bishop => backend.bishop_attacks(sq, occ),
+            Slider::Queen => backend.queen_attacks(sq, occ),
+        }
+    }
+
+    /// `backend`'s batch of this piece.
+    #[inline(always)]
+    pub(crate) fn batch<B: SliderAttacks>(
+        self,
+        backend: B,
+        squares: &[Square],
+        occ: Bitboard,
+        out: &mut [Bitboard],
+    ) {
+        match self {
+            Slider::Rook => backend.rook_attacks_batch(squares, occ, out),
+            Slider::Bishop => backend.bishop_attacks_batch(squares, occ, out),
+            Slider::Queen => backend.queen_attacks_batch(squares, occ, out),
+        }
+    }
+
+    /// `backend`'s set-wise call of this piece.
+    #[inline(always)]
+    pub(crate) fn setwise<B: SliderAttacks>(
+        self,
+        backend: B,
+        set: Bitboard,
+        occ: Bitboard,
+    ) -> Bitboard {
+        match self {
+            Slider::Rook => backend.rook_attacks_setwise(set, occ),
+            Slider::Bishop => backend.bishop_attacks_setwise(set, occ),
+            Slider::Queen => backend.queen_attacks_setwise(set, occ),
         }
     }
 }
@@ -559,6 +607,22 @@ const ZEN3: Choice = Choice {
     setwise_loop: 0,
 };
 
+/// AVX2 CPUs with a slow (microcoded) PEXT: AVX2 for every entry point. The
+/// AMD class of such CPUs is this one with its vendor and evidence.
+const V3_SLOW_PEXT: ClassChoice = ClassChoice {
+    name: "x86-64-v3-slow-pext",
+    description: "other x86-64 CPUs with AVX2 and a slow PEXT",
+    vendors: &[],
+    families: ANY_FAMILY,
+    level: Level::X86V3,
+    fast_pext: Some(false),
+    choice: Choice::all(Avx2),
+    latency: Latency::all(ScalarRankTable),
+    per_piece: &[],
+    evidence: "not measured; as the AMD slow-PEXT class",
+    measured_on: &[],
+};
+
 /// The classes, most specific first; the last ones match every CPU of their level.
 pub const CLASSES: &[ClassChoice] = &[
     ClassChoice {
@@ -634,15 +698,9 @@ pub const CLASSES: &[ClassChoice] = &[
         name: "amd-slow-pext",
         description: "AMD before Zen 3 with BMI2 (Excavator, Zen 1, Zen 2): PEXT is microcoded",
         vendors: AMD,
-        families: ANY_FAMILY,
-        level: Level::X86V3,
-        fast_pext: Some(false),
-        choice: Choice::all(Avx2),
-        latency: Latency::all(ScalarRankTable),
-        per_piece: &[],
         evidence: "not measured; PEXT excluded (microcoded, 18+ cycles); avx2 was the fastest \
                    HQ backend for every entry point on Zen 3",
-        measured_on: &[],
+        ..V3_SLOW_PEXT
     },
     ClassChoice {
         name: "x86-64-v4",
@@ -675,19 +733,7 @@ pub const CLASSES: &[ClassChoice] = &[
         evidence: "not measured; as the Zen 3 class",
         measured_on: &[],
     },
-    ClassChoice {
-        name: "x86-64-v3-slow-pext",
-        description: "other x86-64 CPUs with AVX2 and a slow PEXT",
-        vendors: &[],
-        families: ANY_FAMILY,
-        level: Level::X86V3,
-        fast_pext: Some(false),
-        choice: Choice::all(Avx2),
-        latency: Latency::all(ScalarRankTable),
-        per_piece: &[],
-        evidence: "not measured; as the AMD slow-PEXT class",
-        measured_on: &[],
-    },
+    V3_SLOW_PEXT,
     ClassChoice {
         name: "x86-64-v2",
         description: "x86-64 CPUs with SSSE3 and SSE4.2, without AVX2",

@@ -646,11 +646,14 @@ pub(crate) struct Batches {
     pub queen: unsafe fn(&[Square], Bitboard, &mut [Bitboard]),
 }
 
+/// A set-wise entry point: the union of a set's attacks over an occupancy.
+type SetwiseFn = unsafe fn(Bitboard, Bitboard) -> Bitboard;
+
 /// The set-wise entry points of one backend.
 pub(crate) struct Setwise {
-    pub rook: unsafe fn(Bitboard, Bitboard) -> Bitboard,
-    pub bishop: unsafe fn(Bitboard, Bitboard) -> Bitboard,
-    pub queen: unsafe fn(Bitboard, Bitboard) -> Bitboard,
+    pub rook: SetwiseFn,
+    pub bishop: SetwiseFn,
+    pub queen: SetwiseFn,
 }
 
 /// `B`'s token, for the entries of `compiled_fn` (called only through them).
@@ -710,18 +713,28 @@ fn whole_board(
 impl Batches {
     pub(crate) const fn of<B: SliderAttacks>() -> Batches {
         Batches {
-            // SAFETY: called only through installed tables, whose backends were checked.
-            rook: |s, o, out| unsafe {
-                compiled_batch::<B>(s, o, out, |t, s, o, out| t.rook_attacks_batch(s, o, out))
-            },
-            // SAFETY: as above.
-            bishop: |s, o, out| unsafe {
-                compiled_batch::<B>(s, o, out, |t, s, o, out| t.bishop_attacks_batch(s, o, out))
-            },
-            // SAFETY: as above.
-            queen: |s, o, out| unsafe {
-                compiled_batch::<B>(s, o, out, |t, s, o, out| t.queen_attacks_batch(s, o, out))
-            },
+            rook: Self::entry::<B, 0>,
+            bishop: Self::entry::<B, 1>,
+            queen: Self::entry::<B, 2>,
+        }
+    }
+
+    /// The entry of `Slider::ALL[SLIDER]`.
+    ///
+    /// # Safety
+    ///
+    /// As [`token`] (called only through installed tables, whose backends
+    /// were checked).
+    unsafe fn entry<B: SliderAttacks, const SLIDER: usize>(
+        squares: &[Square],
+        occupancy: Bitboard,
+        out: &mut [Bitboard],
+    ) {
+        // SAFETY: the caller's guarantee.
+        unsafe {
+            compiled_batch::<B>(squares, occupancy, out, |t, s, o, out| {
+                Slider::ALL[SLIDER].batch(t, s, o, out)
+            })
         }
     }
 }
@@ -770,81 +783,57 @@ unsafe fn compiled_batch<B: SliderAttacks>(
 impl Setwise {
     pub(crate) const fn of<B: SliderAttacks>() -> Setwise {
         Setwise {
-            rook: compiled_fn(B::LEVEL, |r, o| {
-                // SAFETY: called only through installed tables, whose backends were checked.
-                unsafe { token::<B>() }.rook_attacks_setwise(r, o)
-            }),
-            bishop: compiled_fn(B::LEVEL, |b, o| {
-                // SAFETY: as above.
-                unsafe { token::<B>() }.bishop_attacks_setwise(b, o)
-            }),
-            queen: compiled_fn(B::LEVEL, |q, o| {
-                // SAFETY: as above.
-                unsafe { token::<B>() }.queen_attacks_setwise(q, o)
-            }),
+            rook: Self::entry::<B, 0>(),
+            bishop: Self::entry::<B, 1>(),
+            queen: Self::entry::<B, 2>(),
         }
     }
-}
 
-impl Setwise {
+    /// `B`'s set-wise entry of `Slider::ALL[SLIDER]`, compiled for its level.
+    const fn entry<B: SliderAttacks, const SLIDER: usize>() -> SetwiseFn {
+        compiled_fn(B::LEVEL, |set, o| {
+            // SAFETY: called only through installed tables, whose backends were checked.
+            Slider::ALL[SLIDER].setwise(unsafe { token::<B>() }, set, o)
+        })
+    }
+
     /// [`looping`] over `S`'s lookups and `W`'s set-wise entry, compiled for
     /// `W`'s level (the set-wise kernels' level; `S`'s lookups inline when it
     /// includes theirs, as x86-64-v4 includes PEXT's v3).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // only x86-64 has a combination
     pub(crate) const fn looping<S: SliderAttacks, W: SliderAttacks, const LOOP: u32>() -> Setwise {
         Setwise {
-            rook: compiled_fn(
-                W::LEVEL,
-                #[inline(always)]
-                |r, o| {
-                    // SAFETY: called only through installed tables, whose backends were checked.
-                    let tokens = unsafe { (token::<S>(), token::<W>()) };
-                    let (s, w) = tokens;
-                    looping::<LOOP>(
-                        r,
-                        o,
-                        #[inline(always)]
-                        |sq, o| s.rook_attacks(sq, o),
-                        #[inline(always)]
-                        |r, o| w.rook_attacks_setwise(r, o),
-                    )
-                },
-            ),
-            bishop: compiled_fn(
-                W::LEVEL,
-                #[inline(always)]
-                |b, o| {
-                    // SAFETY: as above.
-                    let tokens = unsafe { (token::<S>(), token::<W>()) };
-                    let (s, w) = tokens;
-                    looping::<LOOP>(
-                        b,
-                        o,
-                        #[inline(always)]
-                        |sq, o| s.bishop_attacks(sq, o),
-                        #[inline(always)]
-                        |b, o| w.bishop_attacks_setwise(b, o),
-                    )
-                },
-            ),
-            queen: compiled_fn(
-                W::LEVEL,
-                #[inline(always)]
-                |q, o| {
-                    // SAFETY: as above.
-                    let tokens = unsafe { (token::<S>(), token::<W>()) };
-                    let (s, w) = tokens;
-                    looping::<LOOP>(
-                        q,
-                        o,
-                        #[inline(always)]
-                        |sq, o| s.queen_attacks(sq, o),
-                        #[inline(always)]
-                        |q, o| w.queen_attacks_setwise(q, o),
-                    )
-                },
-            ),
+            rook: Self::looping_entry::<S, W, LOOP, 0>(),
+            bishop: Self::looping_entry::<S, W, LOOP, 1>(),
+            queen: Self::looping_entry::<S, W, LOOP, 2>(),
         }
+    }
+
+    /// [`Setwise::looping`]'s entry of `Slider::ALL[SLIDER]`.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    const fn looping_entry<
+        S: SliderAttacks,
+        W: SliderAttacks,
+        const LOOP: u32,
+        const SLIDER: usize,
+    >() -> SetwiseFn {
+        compiled_fn(
+            W::LEVEL,
+            #[inline(always)]
+            |set, o| {
+                let slider = Slider::ALL[SLIDER];
+                // SAFETY: called only through installed tables, whose backends were checked.
+                let (s, w) = unsafe { (token::<S>(), token::<W>()) };
+                looping::<LOOP>(
+                    set,
+                    o,
+                    #[inline(always)]
+                    |sq, o| slider.single(s, sq, o),
+                    #[inline(always)]
+                    |set, o| slider.setwise(w, set, o),
+                )
+            },
+        )
     }
 }
 

@@ -132,11 +132,7 @@ impl WithBackend for Single {
     type Output = Bitboard;
     #[inline(always)]
     fn run<B: SliderAttacks>(self, t: B) -> Bitboard {
-        match self.0 {
-            Slider::Rook => t.rook_attacks(self.1, self.2),
-            Slider::Bishop => t.bishop_attacks(self.1, self.2),
-            Slider::Queen => t.queen_attacks(self.1, self.2),
-        }
+        self.0.single(t, self.1, self.2)
     }
 }
 
@@ -156,11 +152,7 @@ impl WithBackend for Batch<'_> {
     type Output = ();
     #[inline(always)]
     fn run<B: SliderAttacks>(self, t: B) {
-        match self.0 {
-            Slider::Rook => t.rook_attacks_batch(self.1, self.2, self.3),
-            Slider::Bishop => t.bishop_attacks_batch(self.1, self.2, self.3),
-            Slider::Queen => t.queen_attacks_batch(self.1, self.2, self.3),
-        }
+        self.0.batch(t, self.1, self.2, self.3)
     }
 }
 
@@ -170,11 +162,7 @@ impl WithBackend for Setwise {
     type Output = Bitboard;
     #[inline(always)]
     fn run<B: SliderAttacks>(self, t: B) -> Bitboard {
-        match self.0 {
-            Slider::Rook => t.rook_attacks_setwise(self.1, self.2),
-            Slider::Bishop => t.bishop_attacks_setwise(self.1, self.2),
-            Slider::Queen => t.queen_attacks_setwise(self.1, self.2),
-        }
+        self.0.setwise(t, self.1, self.2)
     }
 }
 
