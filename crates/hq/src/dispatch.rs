@@ -945,65 +945,57 @@ fn static_pext() -> hq_pext::Pext {
     unsafe { <hq_pext::Pext as SliderAttacks>::new_unchecked() }
 }
 
-/// Rook attacks by the inlined PEXT lookup, if the single lookups are `pext`'s.
+/// `slider`'s attacks by the inlined PEXT lookup, if its single lookups
+/// are `pext`'s (`slider` is a constant at every call, so the matches fold).
+/// The queen's armed rook mask decides for both of its halves, and the
+/// bishop half uses the table's own mask (a second test would cost more
+/// than it tells: an armed rook mask already proves that `pext` passed its
+/// CPU check).
+#[inline(always)]
+fn pext_single(slider: Slider, sq: Square, occupancy: Bitboard) -> Option<Bitboard> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if STATIC_PEXT {
+            return Some(slider.single(static_pext(), sq, occupancy));
+        }
+        let mask = PEXT_MASKS[slider as usize][sq as usize].load(Ordering::Relaxed);
+        if mask != 0 {
+            // SAFETY: a non-zero armed mask is the square's own rook or
+            // bishop mask (`PEXT_MASKS`), stored only once `pext` passed its check.
+            let pext = unsafe { armed_pext() };
+            // SAFETY: as above, each masked lookup with its piece's mask.
+            return Some(unsafe {
+                match slider {
+                    Slider::Rook => pext.rook_attacks_masked(sq, occupancy, mask),
+                    Slider::Bishop => pext.bishop_attacks_masked(sq, occupancy, mask),
+                    Slider::Queen => {
+                        pext.rook_attacks_masked(sq, occupancy, mask)
+                            | pext.bishop_attacks(sq, occupancy)
+                    }
+                }
+            });
+        }
+    }
+    let _ = (slider, sq, occupancy);
+    None
+}
+
+/// Rook attacks by the inlined PEXT lookup ([`pext_single`]).
 #[inline(always)]
 pub(crate) fn pext_rook(sq: Square, occupancy: Bitboard) -> Option<Bitboard> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if STATIC_PEXT {
-            return Some(static_pext().rook_attacks(sq, occupancy));
-        }
-        let mask = PEXT_MASKS[0][sq as usize].load(Ordering::Relaxed);
-        if mask != 0 {
-            // SAFETY: a non-zero armed mask is the square's own (`PEXT_MASKS`).
-            return Some(unsafe { armed_pext().rook_attacks_masked(sq, occupancy, mask) });
-        }
-    }
-    let _ = (sq, occupancy);
-    None
+    pext_single(Slider::Rook, sq, occupancy)
 }
 
-/// Bishop attacks by the inlined PEXT lookup, if the single lookups are `pext`'s.
+/// Bishop attacks by the inlined PEXT lookup ([`pext_single`]).
 #[inline(always)]
 pub(crate) fn pext_bishop(sq: Square, occupancy: Bitboard) -> Option<Bitboard> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if STATIC_PEXT {
-            return Some(static_pext().bishop_attacks(sq, occupancy));
-        }
-        let mask = PEXT_MASKS[1][sq as usize].load(Ordering::Relaxed);
-        if mask != 0 {
-            // SAFETY: a non-zero armed mask is the square's own (`PEXT_MASKS`).
-            return Some(unsafe { armed_pext().bishop_attacks_masked(sq, occupancy, mask) });
-        }
-    }
-    let _ = (sq, occupancy);
-    None
+    pext_single(Slider::Bishop, sq, occupancy)
 }
 
-/// Queen attacks by the inlined PEXT lookups, if the single lookups are
-/// `pext`'s: the rook's armed mask decides, and the bishop half uses the
-/// table's own mask (a second test would cost more than it tells: an armed
-/// rook mask already proves that `pext` passed its CPU check).
+/// Queen attacks by the inlined PEXT lookups ([`pext_single`]).
 #[inline(always)]
 pub(crate) fn pext_queen(sq: Square, occupancy: Bitboard) -> Option<Bitboard> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if STATIC_PEXT {
-            return Some(static_pext().queen_attacks(sq, occupancy));
-        }
-        let rook = PEXT_MASKS[2][sq as usize].load(Ordering::Relaxed);
-        if rook != 0 {
-            // SAFETY: a non-zero armed mask is the square's own (`PEXT_MASKS`),
-            // stored only once `pext` passed its check.
-            let pext = unsafe { armed_pext() };
-            // SAFETY: as above.
-            let rook = unsafe { pext.rook_attacks_masked(sq, occupancy, rook) };
-            return Some(rook | pext.bishop_attacks(sq, occupancy));
-        }
-    }
-    let _ = (sq, occupancy);
-    None
+    pext_single(Slider::Queen, sq, occupancy)
 }
 
 /// Line attacks by the inlined PEXT lookup, if the single lookups are `pext`'s.
