@@ -1,19 +1,7 @@
 //! The shared suite, in full, on each scalar token.
 
-use hq_scalar::{ScalarRankDiagonal, ScalarRankTable, ScalarReverse};
-use hq_testkit::{Depth, check_or_skip};
-
-#[test]
-fn scalar_rank_table_passes_the_full_suite() {
-    assert!(check_or_skip::<ScalarRankTable>(Depth::Full).is_some());
-}
-
-#[test]
-fn scalar_rank_diagonal_passes_the_full_suite() {
-    assert!(check_or_skip::<ScalarRankDiagonal>(Depth::Full).is_some());
-}
-
-#[test]
-fn scalar_reverse_passes_the_full_suite() {
-    assert!(check_or_skip::<ScalarReverse>(Depth::Full).is_some());
+hq_testkit::full_suite_tests! {
+    scalar_rank_table_passes_the_full_suite: hq_scalar::ScalarRankTable,
+    scalar_rank_diagonal_passes_the_full_suite: hq_scalar::ScalarRankDiagonal,
+    scalar_reverse_passes_the_full_suite: hq_scalar::ScalarReverse,
 }

@@ -595,6 +595,34 @@ pub fn check_or_skip<B: SliderAttacks>(depth: Depth) -> Option<Report> {
     }
 }
 
+/// The full suite on `B` ([`check_or_skip`] at [`Depth::Full`]), as a
+/// backend crate's test runs it: a token this CPU lacks is reported
+/// skipped, but a portable one (level `Baseline`, which every CPU runs)
+/// must not be.
+pub fn check_full_suite<B: SliderAttacks>() -> Option<Report> {
+    let report = check_or_skip::<B>(Depth::Full);
+    assert!(
+        report.is_some() || B::LEVEL != hq_core::cpu::Level::Baseline,
+        "hq-testkit: portable backend {} was skipped",
+        B::NAME
+    );
+    report
+}
+
+/// One `#[test]` per `test_name: Token` pair, each running
+/// [`check_full_suite`] on its token: a backend crate's whole
+/// `tests/suite.rs`, one named test per token (so that a filter such as
+/// `avx512` runs one backend's suite alone).
+#[macro_export]
+macro_rules! full_suite_tests {
+    ($($test:ident: $token:ty),+ $(,)?) => {$(
+        #[test]
+        fn $test() {
+            $crate::check_full_suite::<$token>();
+        }
+    )+};
+}
+
 /// The features of `level` as the Linux kernel names them, if
 /// `/proc/cpuinfo` lists all of them: a second opinion on the CPU, apart
 /// from the detection a token trusts. `None` where the file is unreadable
