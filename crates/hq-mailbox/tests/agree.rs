@@ -76,24 +76,6 @@ fn single_byte(sq: usize, byte: u8) -> PieceBitboards {
     PieceBitboards::from_array(std::array::from_fn(|i| u64::from((byte >> i) & 1) << sq))
 }
 
-/// The AVX-512 token, or `None` after printing the SKIPPED line.
-#[cfg(target_arch = "x86_64")]
-fn avx512_or_skip(what: &str) -> Option<hq_mailbox::MailboxAvx512> {
-    match hq_mailbox::MailboxAvx512::require() {
-        Ok(t) => Some(t),
-        Err(e) => {
-            let first = e
-                .missing
-                .iter()
-                .next()
-                .expect("an error names a missing feature");
-            assert!(e.to_string().contains(first.name()));
-            println!("SKIPPED {what} (not counted as passed): {e}");
-            None
-        }
-    }
-}
-
 #[test]
 fn scalar_versions_agree_and_round_trip() {
     runner()
@@ -244,48 +226,75 @@ fn invalid_bitboards_are_a_clear_error() {
     assert_eq!(bb.invalid_squares(), 1 << 5 | 1 << 20 | 1 << 40 | 1 << 50);
 }
 
+/// The AVX-512 kernels against the scalar ones, or SKIPPED without the features.
 #[cfg(target_arch = "x86_64")]
-#[test]
-fn avx512_agrees_with_scalar_or_reports_skipped() {
-    let Some(t) = avx512_or_skip("avx512 mailbox transposition") else {
-        return;
-    };
-    runner()
-        .run(&board(), |b| {
+mod avx512 {
+    use super::*;
+    use hq_mailbox::MailboxAvx512;
+    use proptest::test_runner::TestCaseError;
+
+    /// The AVX-512 token, or `None` after printing the SKIPPED line.
+    fn avx512_or_skip(what: &str) -> Option<MailboxAvx512> {
+        match MailboxAvx512::require() {
+            Ok(t) => Some(t),
+            Err(e) => {
+                let first = e
+                    .missing
+                    .iter()
+                    .next()
+                    .expect("an error names a missing feature");
+                assert!(e.to_string().contains(first.name()));
+                println!("SKIPPED {what} (not counted as passed): {e}");
+                None
+            }
+        }
+    }
+
+    /// `agree` on random boards with the AVX-512 token, which the result
+    /// returns for the test's further checks; `None` without the features
+    /// (reported as [`avx512_or_skip`] does).
+    fn on_random_boards(
+        what: &str,
+        agree: impl Fn(MailboxAvx512, [Piece; 64]) -> Result<(), TestCaseError>,
+    ) -> Option<MailboxAvx512> {
+        let t = avx512_or_skip(what)?;
+        runner().run(&board(), |b| agree(t, b)).unwrap();
+        Some(t)
+    }
+
+    #[test]
+    fn avx512_agrees_with_scalar_or_reports_skipped() {
+        let Some(_) = on_random_boards("avx512 mailbox transposition", |t, b| {
             let planes = scalar::to_planes_reference(&b);
             prop_assert_eq!(t.to_planes(&b), planes);
             prop_assert_eq!(t.to_mailbox(&planes), Ok(b));
             Ok(())
-        })
-        .unwrap();
-    // Arbitrary bytes too (the kernels do not care about validity): all 64 x 8 single bits.
-    for sq in 0..64 {
-        for k in 0..8 {
-            let mut bytes = [0u8; 64];
-            bytes[sq] = 1 << k;
-            // SAFETY: the token above proves the features.
-            let planes = unsafe { hq_mailbox::avx512::to_planes(&bytes) };
-            let mut want = [0u64; 8];
-            want[k] = 1 << sq;
-            assert_eq!(planes, want, "square {sq} bit {k}");
-            // SAFETY: the token above proves the features.
-            let back = unsafe { hq_mailbox::avx512::to_bytes(&want) };
-            assert_eq!(back, bytes, "square {sq} bit {k} back");
+        }) else {
+            return;
+        };
+        // Arbitrary bytes too (the kernels do not care about validity): all 64 x 8 single bits.
+        for sq in 0..64 {
+            for k in 0..8 {
+                let mut bytes = [0u8; 64];
+                bytes[sq] = 1 << k;
+                // SAFETY: the token above proves the features.
+                let planes = unsafe { hq_mailbox::avx512::to_planes(&bytes) };
+                let mut want = [0u64; 8];
+                want[k] = 1 << sq;
+                assert_eq!(planes, want, "square {sq} bit {k}");
+                // SAFETY: the token above proves the features.
+                let back = unsafe { hq_mailbox::avx512::to_bytes(&want) };
+                assert_eq!(back, bytes, "square {sq} bit {k} back");
+            }
         }
+        println!(
+            "mailbox: avx512 = scalar on {CASES} random boards both directions, and on all 512 single bits"
+        );
     }
-    println!(
-        "mailbox: avx512 = scalar on {CASES} random boards both directions, and on all 512 single bits"
-    );
-}
 
-#[cfg(target_arch = "x86_64")]
-#[test]
-fn avx512_bitboards_agree_or_report_skipped() {
-    let Some(t) = avx512_or_skip("avx512 one-hot bitboards") else {
-        return;
-    };
-    runner()
-        .run(&board(), |b| {
+    #[test]
+    fn avx512_bitboards_agree_or_report_skipped() {
+        let Some(t) = on_random_boards("avx512 one-hot bitboards", |t, b| {
             let bb = scalar::to_bitboards_reference(&b);
             prop_assert_eq!(t.to_bitboards(&b), bb);
             prop_assert_eq!(scalar::to_bitboards(&b), bb);
@@ -293,54 +302,55 @@ fn avx512_bitboards_agree_or_report_skipped() {
             prop_assert_eq!(scalar::from_bitboards(&bb), Ok(b));
             prop_assert_eq!(scalar::from_bitboards_reference(&bb), Ok(b));
             Ok(())
-        })
-        .unwrap();
-    let edges = edge_boards();
-    for b in &edges {
-        let bb = scalar::to_bitboards_reference(b);
-        assert_eq!(t.to_bitboards(b), bb);
-        assert_eq!(t.from_bitboards(&bb), Ok(*b));
-    }
-    println!(
-        "mailbox: avx512 one-hot bitboards = scalar = reference loop on {CASES} random boards both directions \
-         and {} edge boards",
-        edges.len()
-    );
-}
-
-#[cfg(target_arch = "x86_64")]
-#[test]
-fn avx512_bitboards_report_invalid_input_or_skipped() {
-    let Some(t) = avx512_or_skip("avx512 one-hot bitboards, invalid input") else {
-        return;
-    };
-    // Every byte on every square: the same result and, from the kernel, the
-    // same bad-square mask as the scalar check.
-    for sq in 0..64 {
-        for byte in 0..=255u8 {
-            let bb = single_byte(sq, byte);
-            let want = scalar::from_bitboards_reference(&bb);
-            assert_eq!(t.from_bitboards(&bb), want, "square {sq} byte {byte:#04x}");
-            // SAFETY: the token above proves the features.
-            let bad = unsafe { hq_mailbox::avx512::to_codes(&bb, &mut [0; 64]) };
-            assert_eq!(bad, bb.invalid_squares(), "square {sq} byte {byte:#04x}");
+        }) else {
+            return;
+        };
+        let edges = edge_boards();
+        for b in &edges {
+            let bb = scalar::to_bitboards_reference(b);
+            assert_eq!(t.to_bitboards(b), bb);
+            assert_eq!(t.from_bitboards(&bb), Ok(*b));
         }
+        println!(
+            "mailbox: avx512 one-hot bitboards = scalar = reference loop on {CASES} random boards both directions \
+             and {} edge boards",
+            edges.len()
+        );
     }
-    runner()
-        .run(&any_boards(), |bb| {
-            let want = scalar::from_bitboards_reference(&bb);
-            prop_assert_eq!(t.from_bitboards(&bb), want);
-            prop_assert_eq!(scalar::from_bitboards(&bb), want);
-            // SAFETY: the token above proves the features.
-            let bad = unsafe { hq_mailbox::avx512::to_codes(&bb, &mut [0; 64]) };
-            prop_assert_eq!(bad, bb.invalid_squares());
-            Ok(())
-        })
-        .unwrap();
-    println!(
-        "mailbox: avx512 from_bitboards = scalar = reference on all 64 x 256 single-square bytes \
-         and {CASES} random, mostly invalid boards (same error, same bad-square mask)"
-    );
+
+    #[test]
+    fn avx512_bitboards_report_invalid_input_or_skipped() {
+        let Some(t) = avx512_or_skip("avx512 one-hot bitboards, invalid input") else {
+            return;
+        };
+        // Every byte on every square: the same result and, from the kernel, the
+        // same bad-square mask as the scalar check.
+        for sq in 0..64 {
+            for byte in 0..=255u8 {
+                let bb = single_byte(sq, byte);
+                let want = scalar::from_bitboards_reference(&bb);
+                assert_eq!(t.from_bitboards(&bb), want, "square {sq} byte {byte:#04x}");
+                // SAFETY: the token above proves the features.
+                let bad = unsafe { hq_mailbox::avx512::to_codes(&bb, &mut [0; 64]) };
+                assert_eq!(bad, bb.invalid_squares(), "square {sq} byte {byte:#04x}");
+            }
+        }
+        runner()
+            .run(&any_boards(), |bb| {
+                let want = scalar::from_bitboards_reference(&bb);
+                prop_assert_eq!(t.from_bitboards(&bb), want);
+                prop_assert_eq!(scalar::from_bitboards(&bb), want);
+                // SAFETY: the token above proves the features.
+                let bad = unsafe { hq_mailbox::avx512::to_codes(&bb, &mut [0; 64]) };
+                prop_assert_eq!(bad, bb.invalid_squares());
+                Ok(())
+            })
+            .unwrap();
+        println!(
+            "mailbox: avx512 from_bitboards = scalar = reference on all 64 x 256 single-square bytes \
+             and {CASES} random, mostly invalid boards (same error, same bad-square mask)"
+        );
+    }
 }
 
 #[test]
