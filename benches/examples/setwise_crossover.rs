@@ -91,29 +91,60 @@ fn time(inputs: &[(u64, u64)], f: impl Fn(u64, u64) -> u64) -> f64 {
 type Window = ((u32, u32), Vec<(u64, u64)>);
 type Data = [Window];
 
-/// One backend's table: per window and piece, the set-wise entry, a plain
-/// loop over the token's lookups, the branch-free pair (windows up to 2),
-/// and the portable occluded fill compiled at the token's level.
-struct Table<'a>(&'a Data);
+/// A table timed and printed inside a backend's job, so that its cells'
+/// code is compiled for the backend's level: a row per window of slider
+/// counts, a column per piece, the cells `C`'s.
+struct Table<'a, C>(&'a Data, C);
 
-impl WithBackend for Table<'_> {
+/// What the cells of a [`Table`] time.
+trait Cells {
+    /// The width of each piece's column.
+    const WIDTH: usize;
+    /// The table's heading, for backend `B`.
+    fn title<B: SliderAttacks>(&self) -> String;
+    /// The rook, bishop and queen cells of the window with `inputs`, whose
+    /// largest slider count is `high`.
+    fn row<B: SliderAttacks>(&self, t: B, inputs: &[(u64, u64)], high: u32) -> [String; 3];
+}
+
+impl<C: Cells> WithBackend for Table<'_, C> {
     type Output = ();
     #[inline(always)]
     fn run<B: SliderAttacks>(self, t: B) {
-        println!(
-            "\n{} (ns per call: set-wise entry / plain loop / pair / portable fill; * the entry is not the fastest)",
-            B::NAME
-        );
-        println!("sliders | rook                     | bishop                   | queen");
-        for ((low, high), inputs) in self.0 {
+        let Table(data, cells) = self;
+        println!("\n{}", cells.title::<B>());
+        let width = C::WIDTH;
+        println!("sliders | {:width$} | {:width$} | queen", "rook", "bishop");
+        for ((low, high), inputs) in data {
+            let [rook, bishop, queen] = cells.row(t, inputs, *high);
             println!(
-                "{:>7} | {} | {} | {}",
-                format!("{low}-{high}"),
-                cell::<B, ROOK>(t, inputs, *high),
-                cell::<B, BISHOP>(t, inputs, *high),
-                cell::<B, QUEEN>(t, inputs, *high)
+                "{:>7} | {rook} | {bishop} | {queen}",
+                format!("{low}-{high}")
             );
         }
+    }
+}
+
+/// One backend's table: per window and piece, the set-wise entry, a plain
+/// loop over the token's lookups, the branch-free pair (windows up to 2),
+/// and the portable occluded fill compiled at the token's level.
+struct Entries;
+
+impl Cells for Entries {
+    const WIDTH: usize = 24;
+    fn title<B: SliderAttacks>(&self) -> String {
+        format!(
+            "{} (ns per call: set-wise entry / plain loop / pair / portable fill; * the entry is not the fastest)",
+            B::NAME
+        )
+    }
+    #[inline(always)]
+    fn row<B: SliderAttacks>(&self, t: B, inputs: &[(u64, u64)], high: u32) -> [String; 3] {
+        [
+            cell::<B, ROOK>(t, inputs, high),
+            cell::<B, BISHOP>(t, inputs, high),
+            cell::<B, QUEEN>(t, inputs, high),
+        ]
     }
 }
 
@@ -201,34 +232,30 @@ fn cell<B: SliderAttacks, const PIECE: u8>(t: B, inputs: &[(u64, u64)], high: u3
 }
 
 /// The portable kernels, compiled as a portable backend's jobs are.
-struct Portable<'a>(&'a Data);
+struct Kernels;
 
-impl WithBackend for Portable<'_> {
-    type Output = ();
+impl Cells for Kernels {
+    const WIDTH: usize = 13;
+    fn title<B: SliderAttacks>(&self) -> String {
+        "set-wise kernels (ns per call: HQ with barriers, benches/reference / the occluded fill, hq_scalar)"
+            .into()
+    }
     #[inline(always)]
-    fn run<B: SliderAttacks>(self, _: B) {
-        println!(
-            "\nset-wise kernels (ns per call: HQ with barriers, benches/reference / the occluded fill, hq_scalar)"
-        );
-        println!("sliders | rook          | bishop        | queen");
-        for ((low, high), inputs) in self.0 {
-            let cell = |hq: fn(u64, u64) -> u64, dirs: core::ops::Range<usize>| {
-                let a = time(inputs, hq);
-                let b = time(
-                    inputs,
-                    #[inline(always)]
-                    |s, o| setwise::fill::attacks(dirs.clone(), s, o),
-                );
-                format!("{a:5.1} / {b:5.1} ")
-            };
-            println!(
-                "{:>7} | {} | {} | {}",
-                format!("{low}-{high}"),
-                cell(setwise_hq::rook_attacks, setwise::fill::ROOK),
-                cell(setwise_hq::bishop_attacks, setwise::fill::BISHOP),
-                cell(setwise_hq::queen_attacks, setwise::fill::QUEEN)
+    fn row<B: SliderAttacks>(&self, _: B, inputs: &[(u64, u64)], _: u32) -> [String; 3] {
+        let cell = |hq: fn(u64, u64) -> u64, dirs: core::ops::Range<usize>| {
+            let a = time(inputs, hq);
+            let b = time(
+                inputs,
+                #[inline(always)]
+                |s, o| setwise::fill::attacks(dirs.clone(), s, o),
             );
-        }
+            format!("{a:5.1} / {b:5.1} ")
+        };
+        [
+            cell(setwise_hq::rook_attacks, setwise::fill::ROOK),
+            cell(setwise_hq::bishop_attacks, setwise::fill::BISHOP),
+            cell(setwise_hq::queen_attacks, setwise::fill::QUEEN),
+        ]
     }
 }
 
@@ -249,10 +276,10 @@ fn main() {
             .collect(),
     };
     for b in backends {
-        hq::with_backend(b, Table(&data)).unwrap_or_else(|e| panic!("{e}"));
+        hq::with_backend(b, Table(&data, Entries)).unwrap_or_else(|e| panic!("{e}"));
     }
     if args.backend.is_none() {
-        hq::with_backend(Backend::ScalarRankTable, Portable(&data))
+        hq::with_backend(Backend::ScalarRankTable, Table(&data, Kernels))
             .unwrap_or_else(|e| panic!("{e}"));
     }
 }
