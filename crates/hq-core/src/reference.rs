@@ -13,8 +13,12 @@
 use crate::{Bitboard, Direction, Line, Square};
 
 /// The squares attacked from `sq` along `dir`: every square up to and
-/// including the first occupied one, or to the edge.
-pub fn ray_attacks(dir: Direction, sq: Square, occupancy: Bitboard) -> Bitboard {
+/// including the first occupied one, or to the edge. A `const fn`, like the
+/// rest of the oracle, so that the facade's `between`/`line` tables and
+/// `const` lookups walk the rays with it instead of a walker of their own.
+/// (The PEXT tables keep theirs: built with this one, through its `Option`s
+/// and calls, hq-pext's release build took 10.9 s instead of 4.3 s.)
+pub const fn ray_attacks(dir: Direction, sq: Square, occupancy: Bitboard) -> Bitboard {
     let (df, dr) = dir.delta();
     let mut attacks = Bitboard::EMPTY;
     let mut current = sq;
@@ -29,24 +33,25 @@ pub fn ray_attacks(dir: Direction, sq: Square, occupancy: Bitboard) -> Bitboard 
 }
 
 /// The squares attacked from `sq` along both directions of `line`.
-pub fn line_attacks(line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
+pub const fn line_attacks(line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
     let [a, b] = line.directions();
-    ray_attacks(a, sq, occupancy) | ray_attacks(b, sq, occupancy)
+    Bitboard(ray_attacks(a, sq, occupancy).0 | ray_attacks(b, sq, occupancy).0)
 }
 
 /// Rook attacks: rank and file.
-pub fn rook_attacks(sq: Square, occupancy: Bitboard) -> Bitboard {
-    line_attacks(Line::Rank, sq, occupancy) | line_attacks(Line::File, sq, occupancy)
+pub const fn rook_attacks(sq: Square, occupancy: Bitboard) -> Bitboard {
+    Bitboard(line_attacks(Line::Rank, sq, occupancy).0 | line_attacks(Line::File, sq, occupancy).0)
 }
 
 /// Bishop attacks: both diagonals.
-pub fn bishop_attacks(sq: Square, occupancy: Bitboard) -> Bitboard {
-    line_attacks(Line::Diagonal, sq, occupancy) | line_attacks(Line::AntiDiagonal, sq, occupancy)
+pub const fn bishop_attacks(sq: Square, occupancy: Bitboard) -> Bitboard {
+    let diagonal = line_attacks(Line::Diagonal, sq, occupancy);
+    Bitboard(diagonal.0 | line_attacks(Line::AntiDiagonal, sq, occupancy).0)
 }
 
 /// Queen attacks: rook and bishop together.
-pub fn queen_attacks(sq: Square, occupancy: Bitboard) -> Bitboard {
-    rook_attacks(sq, occupancy) | bishop_attacks(sq, occupancy)
+pub const fn queen_attacks(sq: Square, occupancy: Bitboard) -> Bitboard {
+    Bitboard(rook_attacks(sq, occupancy).0 | bishop_attacks(sq, occupancy).0)
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! dispatch.
 
 use hq_core::leapers::{KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS};
-use hq_core::{Bitboard, Square};
+use hq_core::{Bitboard, Line, Square, reference};
 
 pub use hq_core::piece::Color;
 
@@ -39,48 +39,9 @@ pub const fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
     Bitboard(PAWN_ATTACKS[color as usize][sq as usize])
 }
 
-/// The eight directions as (file step, rank step).
-const STEPS: [(i8, i8); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (-1, -1),
-    (1, -1),
-    (-1, 1),
-];
-
-/// The squares from `sq` along `(df, dr)` up to and including the first
-/// square of `occupancy` (or the edge), by walking the ray.
-const fn ray(sq: usize, occupancy: u64, (df, dr): (i8, i8)) -> u64 {
-    let (mut file, mut rank) = ((sq % 8) as i8 + df, (sq / 8) as i8 + dr);
-    let mut attacks = 0;
-    while file >= 0 && file < 8 && rank >= 0 && rank < 8 {
-        let bit = 1u64 << (rank * 8 + file);
-        attacks |= bit;
-        if occupancy & bit != 0 {
-            break;
-        }
-        file += df;
-        rank += dr;
-    }
-    attacks
-}
-
-/// The union of the rays of `steps` from `sq`.
-const fn rays(sq: Square, occupancy: Bitboard, steps: &[(i8, i8)]) -> Bitboard {
-    let mut attacks = 0;
-    let mut i = 0;
-    while i < steps.len() {
-        attacks |= ray(sq as usize, occupancy.0, steps[i]);
-        i += 1;
-    }
-    Bitboard(attacks)
-}
-
-/// Rook attacks computed by walking the rays: portable and usable in `const`
-/// contexts (tables, constants). For speed, use [`crate::rook_attacks`].
+/// Rook attacks computed by walking the rays (the oracle,
+/// [`hq_core::reference`]): portable and usable in `const` contexts
+/// (tables, constants). For speed, use [`crate::rook_attacks`].
 ///
 /// ```
 /// use hq::{Bitboard, Square, rook_attacks_const};
@@ -88,21 +49,19 @@ const fn rays(sq: Square, occupancy: Bitboard, steps: &[(i8, i8)]) -> Bitboard {
 /// assert_eq!(FROM_E4.count(), 14);
 /// ```
 pub const fn rook_attacks_const(sq: Square, occupancy: Bitboard) -> Bitboard {
-    let (rook, _) = STEPS.split_at(4);
-    rays(sq, occupancy, rook)
+    reference::rook_attacks(sq, occupancy)
 }
 
 /// Bishop attacks by walking the rays, for `const` contexts (see
 /// [`rook_attacks_const`]).
 pub const fn bishop_attacks_const(sq: Square, occupancy: Bitboard) -> Bitboard {
-    let (_, bishop) = STEPS.split_at(4);
-    rays(sq, occupancy, bishop)
+    reference::bishop_attacks(sq, occupancy)
 }
 
 /// Queen attacks by walking the rays, for `const` contexts (see
 /// [`rook_attacks_const`]).
 pub const fn queen_attacks_const(sq: Square, occupancy: Bitboard) -> Bitboard {
-    rays(sq, occupancy, &STEPS)
+    reference::queen_attacks(sq, occupancy)
 }
 
 /// `BETWEEN[a][b]` and `LINE[a][b]`, computed at compile time.
@@ -111,18 +70,24 @@ const fn between_and_line() -> ([[u64; 64]; 64], [[u64; 64]; 64]) {
     let mut line = [[0u64; 64]; 64];
     let mut a = 0;
     while a < 64 {
+        let from = Square::ALL[a];
         let mut d = 0;
-        while d < 8 {
-            let (df, dr) = STEPS[d];
-            let forward = ray(a, 0, (df, dr));
-            let whole = forward | ray(a, 0, (-df, -dr)) | (1u64 << a);
-            // Every square b on this ray: between is the ray up to b, less b.
-            let mut rest = forward;
-            while rest != 0 {
-                let b = rest.trailing_zeros() as usize;
-                between[a][b] = ray(a, 1u64 << b, (df, dr)) & !(1u64 << b);
-                line[a][b] = whole;
-                rest &= rest - 1;
+        while d < 4 {
+            let [forward, backward] = Line::ALL[d].directions();
+            let whole = reference::line_attacks(Line::ALL[d], from, Bitboard::EMPTY).0 | 1 << a;
+            // Every square b on either ray: between is the ray up to b, less b.
+            let mut k = 0;
+            while k < 2 {
+                let dir = [forward, backward][k];
+                let mut rest = reference::ray_attacks(dir, from, Bitboard::EMPTY).0;
+                while rest != 0 {
+                    let b = rest.trailing_zeros() as usize;
+                    let to = Bitboard(1 << b);
+                    between[a][b] = reference::ray_attacks(dir, from, to).0 & !to.0;
+                    line[a][b] = whole;
+                    rest &= rest - 1;
+                }
+                k += 1;
             }
             d += 1;
         }
