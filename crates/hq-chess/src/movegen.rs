@@ -17,7 +17,7 @@ use crate::tables::{
     BACK_RANKS, BETWEEN, BISHOP_LINES, FILE_A, FILE_H, KING as KING_ATTACKS,
     KNIGHT as KNIGHT_ATTACKS, PAWN_ATTACKS, ROOK_LINES,
 };
-use crate::upkeep::Upkeep;
+use crate::upkeep::{Enemy, Upkeep};
 use hq_core::{Bitboard, SliderAttacks, Square};
 
 /// Receives the legal moves of a position, in groups.
@@ -117,9 +117,11 @@ pub(crate) fn generate<B: SliderAttacks, U: Upkeep, S: Sink, const WHITE: bool>(
                 square as u32,
                 occupancy,
                 occ ^ occupancy,
-                them,
-                enemy_rooks,
-                enemy_bishops,
+                Enemy {
+                    side: them,
+                    rooks: enemy_rooks,
+                    bishops: enemy_bishops,
+                },
             )
     };
 

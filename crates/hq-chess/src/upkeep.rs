@@ -34,6 +34,7 @@ pub trait Upkeep: sealed::Upkeep {
 }
 
 pub(crate) mod sealed {
+    use super::Enemy;
     use crate::board::Board;
     use hq_core::SliderAttacks;
 
@@ -60,11 +61,9 @@ pub(crate) mod sealed {
             super::token_attacks(token, kind, from, occ)
         }
 
-        /// Whether a slider of colour `them` attacks `square` when the board
+        /// Whether a slider of `enemy` attacks `square` when the board
         /// holds `occupancy` (the board's own occupancy with `lifted`
-        /// removed: the king, and the castling rook), given that colour's
-        /// rook-like and bishop-like pieces.
-        #[allow(clippy::too_many_arguments)]
+        /// removed: the king, and the castling rook).
         #[inline(always)]
         fn slider_attacks<B: SliderAttacks>(
             &self,
@@ -72,14 +71,25 @@ pub(crate) mod sealed {
             square: u32,
             occupancy: u64,
             lifted: u64,
-            them: usize,
-            enemy_rooks: u64,
-            enemy_bishops: u64,
+            enemy: Enemy,
         ) -> bool {
-            let _ = (lifted, them);
-            super::token_slider_attacks(token, square, occupancy, enemy_rooks, enemy_bishops)
+            let _ = lifted;
+            super::token_slider_attacks(token, square, occupancy, enemy.rooks, enemy.bishops)
         }
     }
+}
+
+/// The side that may give check, as the generator's in-check tests see it
+/// ([`sealed::Upkeep::slider_attacks`]): its colour and its sliders by the
+/// lines they move along.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Enemy {
+    /// Its colour (0 white, 1 black).
+    pub(crate) side: usize,
+    /// Its rooks and queens.
+    pub(crate) rooks: u64,
+    /// Its bishops and queens.
+    pub(crate) bishops: u64,
 }
 
 #[inline(always)]
@@ -246,18 +256,16 @@ impl sealed::Upkeep for MackCheck {
         square_index: u32,
         occupancy: u64,
         lifted: u64,
-        them: usize,
-        enemy_rooks: u64,
-        enemy_bishops: u64,
+        enemy: Enemy,
     ) -> bool {
         let (s, r) = (square_index, square_index ^ 63);
         let rocc = self.occupied ^ reverse_few(lifted);
         let [rank, file, diagonal, anti] = computed_line_masks(square(s));
         let [r_rank, r_file, r_diagonal, r_anti] = computed_line_masks(square(r));
-        let [r_orth, r_diag] = self.sliders[them];
-        (positive_attacks(occupancy, rank, s) | positive_attacks(occupancy, file, s)) & enemy_rooks
+        let [r_orth, r_diag] = self.sliders[enemy.side];
+        (positive_attacks(occupancy, rank, s) | positive_attacks(occupancy, file, s)) & enemy.rooks
             | (positive_attacks(occupancy, diagonal, s) | positive_attacks(occupancy, anti, s))
-                & enemy_bishops
+                & enemy.bishops
             | (positive_attacks(rocc, r_rank, r) | positive_attacks(rocc, r_file, r)) & r_orth
             | (positive_attacks(rocc, r_diagonal, r) | positive_attacks(rocc, r_anti, r)) & r_diag
             != 0
@@ -429,12 +437,17 @@ mod tests {
                 let occ = b.occupied();
                 for them in 0..2 {
                     let [orth, diag] = slider_sets(b)[them];
+                    let enemy = Enemy {
+                        side: them,
+                        rooks: orth,
+                        bishops: diag,
+                    };
                     let king = (b.kinds[crate::board::KING] & b.colors[them ^ 1]).trailing_zeros();
                     for square in 0..64u32 {
                         for lifted in [0, 1u64 << king] {
                             let o = occ & !lifted;
                             assert_eq!(
-                                m.slider_attacks(token, square, o, lifted, them, orth, diag),
+                                m.slider_attacks(token, square, o, lifted, enemy),
                                 token_slider_attacks(token, square, o, orth, diag),
                                 "{child}: square {square}, lifted {lifted:#x}"
                             );
