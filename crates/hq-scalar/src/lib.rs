@@ -109,11 +109,6 @@ bswap_token!(
 );
 
 impl ScalarReverse {
-    #[inline(always)]
-    const fn line(self, line: Line, sq: Square, occupancy: u64) -> u64 {
-        reverse_line_attacks(sq, occupancy, LINE_MASKS[sq as usize].get(line))
-    }
-
     /// [`Self::lines`] over a caller's occupancy pair (checked in debug builds).
     #[inline(always)]
     fn pair_lines(sq: Square, occupancy: Bitboard, reversed: Bitboard, lines: &[Line]) -> Bitboard {
@@ -150,7 +145,8 @@ hq_core::slider_token! {
     impl {
         #[inline]
         fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
-            Bitboard(self.line(line, sq, occupancy.0))
+            let mask = LINE_MASKS[sq as usize].get(line);
+            Bitboard(reverse_line_attacks(sq, occupancy.0, mask))
         }
 
         #[inline]
