@@ -634,10 +634,13 @@ fn first_call() {
 /// The single-lookup entry points of one backend.
 pub(crate) struct Singles {
     pub line: unsafe fn(Line, (Square, Bitboard)) -> Bitboard,
-    pub rook: unsafe fn(Square, Bitboard) -> Bitboard,
-    pub bishop: unsafe fn(Square, Bitboard) -> Bitboard,
-    pub queen: unsafe fn(Square, Bitboard) -> Bitboard,
+    pub rook: SingleFn,
+    pub bishop: SingleFn,
+    pub queen: SingleFn,
 }
+
+/// A single-lookup entry point of one piece.
+type SingleFn = unsafe fn(Square, Bitboard) -> Bitboard;
 
 /// The batch entry points of one backend.
 pub(crate) struct Batches {
@@ -678,19 +681,18 @@ impl Singles {
                 // SAFETY: called only through installed tables, whose backends were checked.
                 unsafe { token::<B>() }.line_attacks(l, s, o)
             }),
-            rook: compiled_fn(B::LEVEL, |s, o| {
-                // SAFETY: as above.
-                unsafe { token::<B>() }.rook_attacks(s, o)
-            }),
-            bishop: compiled_fn(B::LEVEL, |s, o| {
-                // SAFETY: as above.
-                unsafe { token::<B>() }.bishop_attacks(s, o)
-            }),
-            queen: compiled_fn(B::LEVEL, |s, o| {
-                // SAFETY: as above.
-                unsafe { token::<B>() }.queen_attacks(s, o)
-            }),
+            rook: Self::entry::<B, 0>(),
+            bishop: Self::entry::<B, 1>(),
+            queen: Self::entry::<B, 2>(),
         }
+    }
+
+    /// `B`'s single lookup of `Slider::ALL[SLIDER]`, compiled for its level.
+    const fn entry<B: SliderAttacks, const SLIDER: usize>() -> SingleFn {
+        compiled_fn(B::LEVEL, |sq, o| {
+            // SAFETY: called only through installed tables, whose backends were checked.
+            Slider::ALL[SLIDER].single(unsafe { token::<B>() }, sq, o)
+        })
     }
 }
 
@@ -934,15 +936,15 @@ unsafe fn armed_pext() -> hq_pext::Pext {
 #[cfg(target_arch = "x86_64")]
 const STATIC_PEXT: bool = matches!(STATIC_SINGLES, Some(Backend::Pext));
 
-/// The PEXT token of a build whose single lookups are fixed to PEXT
-/// ([`STATIC_PEXT`]; called only under that constant).
+/// The PEXT token where this build's single lookups are fixed to PEXT
+/// ([`STATIC_PEXT`]), else `None` (folded at compile time either way).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn static_pext() -> hq_pext::Pext {
-    // SAFETY: called only where `STATIC_PEXT` holds: the build enables
-    // x86-64-v4 everywhere, which includes PEXT's x86-64-v3, so the whole
-    // program already requires every instruction the token allows.
-    unsafe { <hq_pext::Pext as SliderAttacks>::new_unchecked() }
+fn static_pext() -> Option<hq_pext::Pext> {
+    // SAFETY: only where `STATIC_PEXT` holds: the build enables x86-64-v4
+    // everywhere, which includes PEXT's x86-64-v3, so the whole program
+    // already requires every instruction the token allows.
+    STATIC_PEXT.then(|| unsafe { <hq_pext::Pext as SliderAttacks>::new_unchecked() })
 }
 
 /// `slider`'s attacks by the inlined PEXT lookup, if its single lookups
@@ -955,8 +957,8 @@ fn static_pext() -> hq_pext::Pext {
 fn pext_single(slider: Slider, sq: Square, occupancy: Bitboard) -> Option<Bitboard> {
     #[cfg(target_arch = "x86_64")]
     {
-        if STATIC_PEXT {
-            return Some(slider.single(static_pext(), sq, occupancy));
+        if let Some(pext) = static_pext() {
+            return Some(slider.single(pext, sq, occupancy));
         }
         let mask = PEXT_MASKS[slider as usize][sq as usize].load(Ordering::Relaxed);
         if mask != 0 {
@@ -1002,8 +1004,8 @@ pub(crate) fn pext_queen(sq: Square, occupancy: Bitboard) -> Option<Bitboard> {
 #[inline(always)]
 pub(crate) fn pext_line(line: Line, sq: Square, occupancy: Bitboard) -> Option<Bitboard> {
     #[cfg(target_arch = "x86_64")]
-    if STATIC_PEXT {
-        return Some(static_pext().line_attacks(line, sq, occupancy));
+    if let Some(pext) = static_pext() {
+        return Some(pext.line_attacks(line, sq, occupancy));
     }
     #[cfg(target_arch = "x86_64")]
     if PEXT_MASKS[2][sq as usize].load(Ordering::Relaxed) != 0 {
