@@ -87,6 +87,12 @@ fn between_and_line_agree_with_coordinates_for_every_pair() {
                 };
             assert_eq!(between(a, b), want_between, "between {a} {b}");
             assert_eq!(line(a, b), want_line, "line {a} {b}");
+            assert_eq!(
+                between(a, b),
+                between(b, a),
+                "between is symmetric: {a} {b}"
+            );
+            assert_eq!(line(a, b), line(b, a), "line is symmetric: {a} {b}");
         }
     }
     // 64 squares, each aligned with the others on its rank, file and two diagonals.
