@@ -287,7 +287,7 @@ fn run_config(
     config: &Config,
     stage: &str,
     opts: &Args,
-) -> Result<RunOutput, String> {
+) -> anyhow::Result<RunOutput> {
     println!(
         "\n{stage} building {} ({})",
         config.name, config.description
@@ -303,11 +303,12 @@ fn run_config(
     )
     .stderr(Stdio::inherit())
     .output()
-    .map_err(|e| format!("cannot run cargo: {e}"))?;
+    .map_err(|e| anyhow::anyhow!("cannot run cargo: {e}"))?;
     if !build.status.success() {
-        return Err(format!(
+        return Err(anyhow::anyhow!(
             "building configuration {} failed ({})",
-            config.name, build.status
+            config.name,
+            build.status
         ));
     }
     let build_seconds = started.elapsed().as_secs_f64();
@@ -328,9 +329,10 @@ fn run_config(
     let home = criterion_dir.join(&config.name);
     if home.exists() {
         std::fs::remove_dir_all(&home)
-            .map_err(|e| format!("cannot clear {}: {e}", home.display()))?;
+            .map_err(|e| anyhow::anyhow!("cannot clear {}: {e}", home.display()))?;
     }
-    std::fs::create_dir_all(&home).map_err(|e| format!("cannot create {}: {e}", home.display()))?;
+    std::fs::create_dir_all(&home)
+        .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", home.display()))?;
     let meta_path = home.join("hq-bench-meta.json");
     let cells_path = home.join("hq-bench-cells.json");
     println!("{stage} running {}", config.name);
@@ -352,7 +354,7 @@ fn run_config(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("cannot run cargo: {e}"))?;
     let stdout = child.stdout.take().expect("piped");
     // Criterion's "Benchmarking ..." status lines go to stderr: keep them
     // out of the progress unless --verbose; pass everything else (cargo,
@@ -367,7 +369,7 @@ fn run_config(
         }
     });
     for line in BufReader::new(stdout).lines() {
-        let line = line.map_err(|e| format!("reading the bench output: {e}"))?;
+        let line = line.map_err(|e| anyhow::anyhow!("reading the bench output: {e}"))?;
         if let Some(rest) = line.strip_prefix("hq-bench: ") {
             println!("{stage} {rest}");
         } else if opts.verbose {
@@ -386,19 +388,19 @@ fn run_config(
     }
     let status = child
         .wait()
-        .map_err(|e| format!("waiting for cargo: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("waiting for cargo: {e}"))?;
     let _ = stderr_thread.join();
     if !status.success() {
-        return Err(format!(
+        return Err(anyhow::anyhow!(
             "the benchmarks of configuration {} failed ({status}); see the message above",
             config.name
         ));
     }
     let run_seconds = started.elapsed().as_secs_f64();
     let meta_text = std::fs::read_to_string(&meta_path)
-        .map_err(|e| format!("the bench wrote no {}: {e}", meta_path.display()))?;
+        .map_err(|e| anyhow::anyhow!("the bench wrote no {}: {e}", meta_path.display()))?;
     let meta: BenchMeta = serde_json::from_str(&meta_text)
-        .map_err(|e| format!("{} does not parse: {e}", meta_path.display()))?;
+        .map_err(|e| anyhow::anyhow!("{} does not parse: {e}", meta_path.display()))?;
     let benches = if opts.full {
         results::read_criterion(&home)?
     } else {
@@ -480,7 +482,7 @@ fn figures_of(config: &str, benches: &[results::CriterionBench]) -> Vec<Figure> 
 }
 
 /// The task.
-pub fn run(opts: &Args) -> Result<(), String> {
+pub fn run(opts: &Args) -> anyhow::Result<()> {
     let root = crate::workspace_root();
     if let Some(dir) = &opts.check {
         let dir = dir.clone().unwrap_or_else(|| output_dir(opts.quick));
@@ -495,8 +497,13 @@ pub fn run(opts: &Args) -> Result<(), String> {
         let runs = opts
             .merge
             .iter()
-            .map(|d| Ok((d.display().to_string(), Results::load(d)?)))
-            .collect::<Result<Vec<_>, String>>()?;
+            .map(|d| {
+                Ok((
+                    d.display().to_string(),
+                    Results::load(d).map_err(anyhow::Error::msg)?,
+                ))
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
         let out = opts
             .out
             .clone()
@@ -527,7 +534,8 @@ pub fn run(opts: &Args) -> Result<(), String> {
         .out
         .clone()
         .unwrap_or_else(|| output_dir_for(&root, &cpu, opts.quick));
-    std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    std::fs::create_dir_all(&out)
+        .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", out.display()))?;
     let raw = criterion_dir(&root, &out);
 
     let all = configs(&cpu);
@@ -547,7 +555,7 @@ pub fn run(opts: &Args) -> Result<(), String> {
         .collect();
     if selected.is_empty() {
         let names: Vec<&str> = all.iter().map(|c| c.name.as_str()).collect();
-        return Err(format!(
+        return Err(anyhow::anyhow!(
             "--only matches no configuration; names: {}",
             names.join(", ")
         ));
@@ -657,7 +665,7 @@ pub fn run(opts: &Args) -> Result<(), String> {
         perft_note,
         calibration,
     };
-    results.save(&out)?;
+    results.save(&out).map_err(anyhow::Error::msg)?;
     report::write_single(&results, &out)?;
     check_outputs(&out)?;
     println!(
@@ -776,7 +784,7 @@ mod tests {
         );
         // A missing chart is caught.
         std::fs::remove_file(a.join(hq_bench_format::CHART_SVG)).unwrap();
-        assert!(check_outputs(&a).unwrap_err().contains("chart.svg"));
+        assert!(check_outputs(&a).unwrap_err().to_string().contains("chart.svg"));
         // So is a directory without results.
         assert!(check_outputs(&dir).is_err());
         std::fs::remove_dir_all(&dir).unwrap();

@@ -87,7 +87,7 @@ impl Step {
         self
     }
 
-    fn run(&self) -> Result<(), String> {
+    fn run(&self) -> anyhow::Result<()> {
         let target_dir = if self.simd128 {
             "cross-simd128"
         } else {
@@ -117,11 +117,14 @@ impl Step {
             .envs(self.env.iter().map(|(k, v)| (k, v)))
             .current_dir(crate::workspace_root())
             .status()
-            .map_err(|e| format!("cannot run cargo: {e}"))?;
+            .map_err(|e| anyhow::anyhow!("cannot run cargo: {e}"))?;
         if status.success() {
             Ok(())
         } else {
-            Err(format!("`cargo {}` failed ({status})", self.args.join(" ")))
+            Err(anyhow::anyhow!(
+                "`cargo {}` failed ({status})",
+                self.args.join(" ")
+            ))
         }
     }
 }
@@ -170,7 +173,7 @@ fn missing(triple: &str, programs: &[(&str, &str)]) -> Vec<(String, String)> {
 
 /// Runs `steps` for `triple` unless something is missing, in which case the
 /// target is SKIPPED by name with the commands that install what it needs.
-fn target(triple: &str, programs: &[(&str, &str)], steps: &[Step]) -> Result<(), String> {
+fn target(triple: &str, programs: &[(&str, &str)], steps: &[Step]) -> anyhow::Result<()> {
     println!("\n=== {triple}");
     let missing = missing(triple, programs);
     if !missing.is_empty() {
@@ -197,7 +200,7 @@ fn target(triple: &str, programs: &[(&str, &str)], steps: &[Step]) -> Result<(),
     Ok(())
 }
 
-fn aarch64() -> Result<(), String> {
+fn aarch64() -> anyhow::Result<()> {
     let linker = "CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER";
     let runner = "CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER";
     target(
@@ -244,7 +247,7 @@ fn aarch64() -> Result<(), String> {
     )
 }
 
-fn wasi() -> Result<(), String> {
+fn wasi() -> anyhow::Result<()> {
     let runner = format!(
         "node {}",
         crate::workspace_root().join("xtask/wasi-run.mjs").display()
@@ -278,7 +281,7 @@ fn wasi() -> Result<(), String> {
     )
 }
 
-fn wasm() -> Result<(), String> {
+fn wasm() -> anyhow::Result<()> {
     let clippy = Step::clippy(
         &[
             "--workspace",
@@ -299,8 +302,8 @@ fn wasm() -> Result<(), String> {
 }
 
 /// The task.
-pub fn run(args: &Args) -> Result<(), String> {
-    type Target = (&'static str, fn() -> Result<(), String>);
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    type Target = (&'static str, fn() -> anyhow::Result<()>);
     let targets: [Target; 3] = [("aarch64", aarch64), (WASI, wasi), (WASM, wasm)];
     let chosen: Vec<&Target> = match &args.only {
         None => targets.iter().collect(),
@@ -311,7 +314,7 @@ pub fn run(args: &Args) -> Result<(), String> {
                 .collect();
             if found.is_empty() {
                 let names: Vec<_> = targets.iter().map(|(n, _)| *n).collect();
-                return Err(format!(
+                return Err(anyhow::anyhow!(
                     "unknown target {name:?}: expected one of {}",
                     names.join(", ")
                 ));
@@ -329,6 +332,9 @@ pub fn run(args: &Args) -> Result<(), String> {
     if failed.is_empty() {
         Ok(())
     } else {
-        Err(format!("cross targets failed: {}", failed.join(", ")))
+        Err(anyhow::anyhow!(
+            "cross targets failed: {}",
+            failed.join(", ")
+        ))
     }
 }

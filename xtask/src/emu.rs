@@ -120,7 +120,7 @@ const PACKAGES: &[&str] = &["hq-simd", "hq-xop", "hq-mailbox", "hq-info"];
 const TARGET: &str = "x86_64-unknown-linux-gnu";
 
 /// Runs the emulated suites (see the module docs).
-pub fn run(args: &Args) -> Result<(), String> {
+pub fn run(args: &Args) -> anyhow::Result<()> {
     let (quick, timeout) = (args.quick, args.timeout);
     let root = crate::workspace_root();
     let harness = root
@@ -153,13 +153,14 @@ pub fn run(args: &Args) -> Result<(), String> {
 
     // Each run is a single-threaded emulator: rayon runs as many at a time
     // as there are cores, each run's output printed whole when it ends.
-    let run_one = |r: &'static Run| -> Result<_, String> {
+    let run_one = |r: &'static Run| -> anyhow::Result<_> {
         let exe = executables
             .get(&(r.binary.0.to_string(), r.binary.1.to_string()))
             .ok_or_else(|| {
-                format!(
+                anyhow::anyhow!(
                     "emu-test: cargo built no executable for {}/{} (renamed?)",
-                    r.binary.0, r.binary.1
+                    r.binary.0,
+                    r.binary.1
                 )
             })?;
         let is_test = r.binary.1 != "hq-info";
@@ -198,7 +199,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     results.extend(
         rest.par_iter()
             .map(run_one)
-            .collect::<Result<Vec<_>, String>>()?,
+            .collect::<anyhow::Result<Vec<_>>>()?,
     );
 
     println!(
@@ -226,7 +227,9 @@ pub fn run(args: &Args) -> Result<(), String> {
         started.elapsed()
     );
     if failures > 0 {
-        Err(format!("emu-test: {failures} emulated run(s) failed"))
+        Err(anyhow::anyhow!(
+            "emu-test: {failures} emulated run(s) failed"
+        ))
     } else {
         Ok(())
     }
@@ -244,7 +247,7 @@ fn is_root() -> bool {
 }
 
 /// Builds the static test binaries; returns (package, target name) -> executable.
-fn build(root: &Path) -> Result<BTreeMap<(String, String), PathBuf>, String> {
+fn build(root: &Path) -> anyhow::Result<BTreeMap<(String, String), PathBuf>> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut cmd = Command::new(cargo);
     cmd.current_dir(root)
@@ -264,7 +267,7 @@ fn build(root: &Path) -> Result<BTreeMap<(String, String), PathBuf>, String> {
     }
     let out = cmd
         .output()
-        .map_err(|e| format!("emu-test: cannot run cargo: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("emu-test: cannot run cargo: {e}"))?;
     let stdout = String::from_utf8_lossy(&out.stdout);
     let messages: Vec<serde_json::Value> = stdout
         .lines()
@@ -277,7 +280,7 @@ fn build(root: &Path) -> Result<BTreeMap<(String, String), PathBuf>, String> {
                 eprint!("{text}");
             }
         }
-        return Err(format!(
+        return Err(anyhow::anyhow!(
             "emu-test: building the static test binaries failed ({})",
             out.status
         ));
@@ -318,19 +321,19 @@ fn package_name_matches(id: &str, package: &str) -> bool {
 }
 
 /// Runs the harness; returns the exit code and the lines of its output.
-fn run_harness(mut cmd: Command) -> Result<(Option<i32>, Vec<String>), String> {
+fn run_harness(mut cmd: Command) -> anyhow::Result<(Option<i32>, Vec<String>)> {
     let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
-        .map_err(|e| format!("emu-test: cannot start the harness: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("emu-test: cannot start the harness: {e}"))?;
     let mut lines = Vec::new();
     if let Some(out) = child.stdout.take() {
         lines.extend(BufReader::new(out).lines().map_while(Result::ok));
     }
     let status = child
         .wait()
-        .map_err(|e| format!("emu-test: harness: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("emu-test: harness: {e}"))?;
     Ok((status.code(), lines))
 }
 

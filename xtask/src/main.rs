@@ -53,7 +53,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("xtask: error: {e}");
+            eprintln!("xtask: error: {e:#}");
             ExitCode::FAILURE
         }
     }

@@ -15,7 +15,7 @@ pub struct Args {
 }
 
 /// Entry point for `cargo xtask perft-suite`.
-pub fn run(args: &Args) -> Result<(), String> {
+pub fn run(args: &Args) -> anyhow::Result<()> {
     let mut command = vec![
         "run",
         "--release",

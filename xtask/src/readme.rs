@@ -21,8 +21,8 @@ pub struct Args {
 }
 
 /// The committed full runs, by cpu id.
-pub fn committed_runs(root: &Path) -> Result<Vec<Results>, String> {
-    hq_bench_format::committed_runs(&root.join("benches/results"))
+pub fn committed_runs(root: &Path) -> anyhow::Result<Vec<Results>> {
+    hq_bench_format::committed_runs(&root.join("benches/results")).map_err(anyhow::Error::msg)
 }
 
 /// The matrix's columns, "cache pressure" shortened to fit.
@@ -166,16 +166,16 @@ fn perft(runs: &[Results]) -> String {
 }
 
 /// Replaces the text between the markers of `name`.
-fn replace_section(text: &str, name: &str, body: &str) -> Result<String, String> {
+fn replace_section(text: &str, name: &str, body: &str) -> anyhow::Result<String> {
     let begin = format!("<!-- BEGIN GENERATED: {name} (cargo xtask readme) -->");
     let end = format!("<!-- END GENERATED: {name} -->");
     let start = text
         .find(&begin)
-        .ok_or_else(|| format!("README.md has no `{begin}` marker"))?;
+        .ok_or_else(|| anyhow::anyhow!("README.md has no `{begin}` marker"))?;
     let stop = text[start..]
         .find(&end)
         .map(|i| start + i)
-        .ok_or_else(|| format!("README.md has no `{end}` marker"))?;
+        .ok_or_else(|| anyhow::anyhow!("README.md has no `{end}` marker"))?;
     Ok(format!(
         "{}{begin}\n{body}{}",
         &text[..start],
@@ -184,19 +184,19 @@ fn replace_section(text: &str, name: &str, body: &str) -> Result<String, String>
 }
 
 /// The task.
-pub fn run(args: &Args) -> Result<(), String> {
+pub fn run(args: &Args) -> anyhow::Result<()> {
     let root = crate::workspace_root();
     let runs = committed_runs(&root)?;
     let path = root.join("README.md");
-    let old = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let old =
+        std::fs::read_to_string(&path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let mut new = replace_section(&old, "matrix", &matrix(&runs))?;
     new = replace_section(&new, "perft", &perft(&runs))?;
     if args.check {
         if new != old {
-            return Err(
+            return Err(anyhow::anyhow!(
                 "README.md's generated tables differ from benches/results/: run `cargo xtask readme`"
-                    .into(),
-            );
+            ));
         }
         println!(
             "readme: the generated tables match {} committed run(s)",
@@ -204,7 +204,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         );
         return Ok(());
     }
-    std::fs::write(&path, new).map_err(|e| format!("{}: {e}", path.display()))?;
+    std::fs::write(&path, new).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     println!(
         "readme: regenerated the tables from {} committed run(s)",
         runs.len()

@@ -9,7 +9,7 @@ use std::process::Command;
 /// compile-time choice of a plain build and of a `-C target-cpu=native`
 /// build, and a build for a bare-metal target (no `std` to link at all);
 /// and the `std` facade's tests in the native build.
-pub fn no_std() -> Result<(), String> {
+pub fn no_std() -> anyhow::Result<()> {
     let test = [
         "test",
         "-p",
@@ -65,16 +65,16 @@ pub fn no_std() -> Result<(), String> {
 
 /// The workspace's publishable packages (those without `publish = false`),
 /// as (name, version).
-fn publishable() -> Result<Vec<(String, String)>, String> {
+fn publishable() -> anyhow::Result<Vec<(String, String)>> {
     let out = Command::new(env!("CARGO"))
         .args(["metadata", "--no-deps", "--format-version", "1"])
         .output()
-        .map_err(|e| format!("cannot run cargo metadata: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("cannot run cargo metadata: {e}"))?;
     let meta: serde_json::Value = serde_json::from_slice(&out.stdout)
-        .map_err(|e| format!("cargo metadata printed no JSON: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("cargo metadata printed no JSON: {e}"))?;
     let packages = meta["packages"]
         .as_array()
-        .ok_or("cargo metadata: no packages")?;
+        .ok_or(anyhow::anyhow!("cargo metadata: no packages"))?;
     Ok(packages
         .iter()
         // `publish` is null for "any registry", `[]` for `publish = false`.
@@ -89,13 +89,13 @@ fn publishable() -> Result<Vec<(String, String)>, String> {
 }
 
 /// The names of [`publishable`] packages.
-fn publishable_names() -> Result<Vec<String>, String> {
+fn publishable_names() -> anyhow::Result<Vec<String>> {
     Ok(publishable()?.into_iter().map(|(name, _)| name).collect())
 }
 
 /// `cargo package` of every publishable crate at once (cargo orders them by
 /// dependency and verifies each against the others' packaged sources).
-pub fn package() -> Result<(), String> {
+pub fn package() -> anyhow::Result<()> {
     let crates = publishable()?;
     forget_stale_overlay_sources(&crates)?;
     let names: Vec<&str> = crates.iter().map(|(name, _)| name.as_str()).collect();
@@ -106,7 +106,7 @@ pub fn package() -> Result<(), String> {
     let target = crate::workspace_root().join(PACKAGE_TARGET_DIR);
     if target.exists() {
         std::fs::remove_dir_all(&target)
-            .map_err(|e| format!("cannot empty {}: {e}", target.display()))?;
+            .map_err(|e| anyhow::anyhow!("cannot empty {}: {e}", target.display()))?;
     }
     let mut args = vec!["package", "--allow-dirty"];
     for name in &names {
@@ -130,7 +130,7 @@ const PACKAGE_TARGET_DIR: &str = "target/package-check";
 /// compiled against the old sources and failed ("cannot find `at_level` in
 /// `hq_core`"). Only directories of these crates' names and versions under
 /// the `-<hash>` (local) sources are removed; crates.io's are untouched.
-fn forget_stale_overlay_sources(crates: &[(String, String)]) -> Result<(), String> {
+fn forget_stale_overlay_sources(crates: &[(String, String)]) -> anyhow::Result<()> {
     let cargo_home = std::env::var_os("CARGO_HOME")
         .map(std::path::PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".cargo")));
@@ -149,7 +149,7 @@ fn forget_stale_overlay_sources(crates: &[(String, String)]) -> Result<(), Strin
             let unpacked = registry.path().join(format!("{name}-{version}"));
             if unpacked.is_dir() {
                 std::fs::remove_dir_all(&unpacked)
-                    .map_err(|e| format!("cannot remove {}: {e}", unpacked.display()))?;
+                    .map_err(|e| anyhow::anyhow!("cannot remove {}: {e}", unpacked.display()))?;
                 removed += 1;
             }
         }
@@ -166,14 +166,16 @@ fn forget_stale_overlay_sources(crates: &[(String, String)]) -> Result<(), Strin
 
 /// The workspace's `rust-version`, checked with that toolchain (installed
 /// by `.ci/run`; SKIPPED with the reason when rustup lacks it).
-pub fn msrv() -> Result<(), String> {
+pub fn msrv() -> anyhow::Result<()> {
     let manifest = std::fs::read_to_string(crate::workspace_root().join("Cargo.toml"))
-        .map_err(|e| format!("Cargo.toml: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("Cargo.toml: {e}"))?;
     let version = manifest
         .lines()
         .find_map(|l| l.strip_prefix("rust-version = "))
         .map(|v| v.trim_matches('"'))
-        .ok_or("no rust-version in the workspace Cargo.toml")?;
+        .ok_or(anyhow::anyhow!(
+            "no rust-version in the workspace Cargo.toml"
+        ))?;
     let toolchain = format!("+{version}");
     let has_toolchain = Command::new("rustup")
         .args(["run", version, "rustc", "--version"])
@@ -202,9 +204,9 @@ pub fn msrv() -> Result<(), String> {
             .args(args)
             .env("CARGO_TARGET_DIR", "target/msrv")
             .status()
-            .map_err(|e| format!("cannot run cargo {toolchain}: {e}"))?;
+            .map_err(|e| anyhow::anyhow!("cannot run cargo {toolchain}: {e}"))?;
         if !status.success() {
-            return Err(format!(
+            return Err(anyhow::anyhow!(
                 "`cargo {toolchain} {}` failed: the MSRV in Cargo.toml is wrong",
                 args.join(" ")
             ));

@@ -46,7 +46,7 @@ enum Part {
 }
 
 /// The task.
-pub fn run(args: &Args) -> Result<(), String> {
+pub fn run(args: &Args) -> anyhow::Result<()> {
     let wanted = |p| args.only.is_none_or(|o| o == p);
     if wanted(Part::Miri) {
         miri()?;
@@ -72,15 +72,15 @@ fn nightly(args: &[&str]) -> Command {
 
 /// Runs `cargo +nightly args` to its end (output to the terminal); an error
 /// naming the command if it cannot start or fails.
-fn run_nightly(args: &[&str]) -> Result<(), String> {
+fn run_nightly(args: &[&str]) -> anyhow::Result<()> {
     let what = format!("cargo +nightly {}", args.join(" "));
     let status = nightly(args)
         .status()
-        .map_err(|e| format!("cannot run {what}: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("cannot run {what}: {e}"))?;
     if status.success() {
         Ok(())
     } else {
-        Err(format!("{what} failed ({status})"))
+        Err(anyhow::anyhow!("{what} failed ({status})"))
     }
 }
 
@@ -243,7 +243,7 @@ impl MiriLane {
 }
 
 /// The Miri runs, with the number of tests that passed.
-pub fn miri() -> Result<(), String> {
+pub fn miri() -> anyhow::Result<()> {
     if let Some(why) = missing(
         &["miri", "--version"],
         "rustup toolchain install nightly --component miri,rust-src",
@@ -281,7 +281,7 @@ pub fn miri() -> Result<(), String> {
         perfts += lane.perfts;
     }
     if !failed.is_empty() {
-        return Err(failed.join("; "));
+        return Err(anyhow::anyhow!(failed.join("; ")));
     }
     let tests = MIRI_LANES.iter().flat_map(|lane| lane.iter());
     println!(
@@ -290,7 +290,7 @@ pub fn miri() -> Result<(), String> {
         start.elapsed().as_secs_f64()
     );
     if passed == 0 {
-        return Err("Miri ran no test".into());
+        return Err(anyhow::anyhow!("Miri ran no test"));
     }
     Ok(())
 }
@@ -314,11 +314,11 @@ fn fuzz_run(
     seeds: Option<&Path>,
     env: &[(&str, &str)],
     extra: &[&str],
-) -> Result<FuzzRun, String> {
+) -> anyhow::Result<FuzzRun> {
     let root = crate::workspace_root();
     let scratch = root.join("target/fuzz-corpus").join(target);
     let _ = std::fs::remove_dir_all(&scratch);
-    std::fs::create_dir_all(&scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
+    std::fs::create_dir_all(&scratch).map_err(|e| anyhow::anyhow!("{}: {e}", scratch.display()))?;
     let time = format!("-max_total_time={seconds}");
     let mut command = nightly(&["fuzz", "run", "--fuzz-dir", "fuzz", target]);
     command.arg(&scratch);
@@ -330,7 +330,7 @@ fn fuzz_run(
     let start = Instant::now();
     let out = command
         .output()
-        .map_err(|e| format!("cannot run cargo fuzz: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("cannot run cargo fuzz: {e}"))?;
     let output =
         String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
     let execs = output
@@ -347,9 +347,9 @@ fn fuzz_run(
 }
 
 /// A fuzz run's report line, or its crash as the error.
-fn checked(label: String, run: FuzzRun) -> Result<String, String> {
+fn checked(label: String, run: FuzzRun) -> anyhow::Result<String> {
     if run.crashed || run.execs == 0 {
-        return Err(format!(
+        return Err(anyhow::anyhow!(
             "fuzz target {label} crashed:\n{}",
             tail(&run.output)
         ));
@@ -374,13 +374,13 @@ fn tail(output: &str) -> String {
 }
 
 /// The fuzz targets for [`FUZZ_SECONDS`] each, and the self-test.
-pub fn fuzz() -> Result<(), String> {
+pub fn fuzz() -> anyhow::Result<()> {
     fuzz_for(FUZZ_SECONDS)
 }
 
 /// Builds the fuzz targets, runs each for `seconds` (the facade target
 /// shares them out over its runs, at least 2 s each), then the self-test.
-fn fuzz_for(seconds: u64) -> Result<(), String> {
+fn fuzz_for(seconds: u64) -> anyhow::Result<()> {
     let install = "rustup toolchain install nightly; cargo install cargo-fuzz";
     if let Some(why) = missing(&["fuzz", "--version"], install) {
         println!("\nSKIPPED fuzz targets: {why}");
@@ -403,7 +403,7 @@ fn fuzz_for(seconds: u64) -> Result<(), String> {
     // Each libFuzzer run is single-threaded: rayon runs as many at a time
     // as there are cores (the facade's runs, which share a scratch corpus,
     // one after another as one job).
-    let facade = || -> Result<Vec<String>, String> {
+    let facade = || -> anyhow::Result<Vec<String>> {
         backends
             .iter()
             .map(|name| {
@@ -435,14 +435,15 @@ fn fuzz_for(seconds: u64) -> Result<(), String> {
             }
             None => facade(),
         })
-        .collect::<Result<Vec<Vec<String>>, String>>()?
+        .collect::<anyhow::Result<Vec<Vec<String>>>>()?
         .concat();
     // The self-test: the planted bug, from an empty corpus.
     println!(
         "\n==> self-test: entry_points with a planted wrong backend (HQ_FUZZ_PLANT=1), {seconds} s at most"
     );
     let artifacts = root.join("target/fuzz-selftest/");
-    std::fs::create_dir_all(&artifacts).map_err(|e| format!("{}: {e}", artifacts.display()))?;
+    std::fs::create_dir_all(&artifacts)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", artifacts.display()))?;
     let prefix = format!("-artifact_prefix={}", artifacts.display());
     let run = fuzz_run(
         "entry_points",
@@ -456,7 +457,7 @@ fn fuzz_for(seconds: u64) -> Result<(), String> {
             .output
             .contains("backend planted-bug disagrees with the oracle"))
     {
-        return Err(format!(
+        return Err(anyhow::anyhow!(
             "the planted bug was not found in {seconds} s ({} executions):\n{}",
             run.execs,
             tail(&run.output)
@@ -485,7 +486,7 @@ fn host() -> Option<String> {
 }
 
 /// ThreadSanitizer on the concurrent first use of the run-time dispatch.
-pub fn tsan() -> Result<(), String> {
+pub fn tsan() -> anyhow::Result<()> {
     let install = "rustup toolchain install nightly --component rust-src";
     let sysroot = Command::new("rustc")
         .args(["+nightly", "--print", "sysroot"])
@@ -528,14 +529,14 @@ pub fn tsan() -> Result<(), String> {
         .env("TSAN_OPTIONS", "verbosity=1")
         .stderr(Stdio::piped())
         .output()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("cannot run cargo: {e}"))?;
     let stderr = String::from_utf8_lossy(&out.stderr);
     print!("{}", String::from_utf8_lossy(&out.stdout));
     // verbosity=1: the runtime announces itself, so an uninstrumented build
     // cannot pass for a clean one.
     let ran = stderr.contains("Running under ThreadSanitizer");
     if !out.status.success() || !ran || stderr.contains("WARNING: ThreadSanitizer") {
-        return Err(format!(
+        return Err(anyhow::anyhow!(
             "ThreadSanitizer run failed ({}; instrumented: {ran}):\n{}",
             out.status,
             tail(&stderr)

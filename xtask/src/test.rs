@@ -43,28 +43,31 @@ pub struct Args {
 }
 
 /// Runs `cargo` with `args`, streaming its output.
-pub fn cargo(args: &[&str]) -> Result<(), String> {
+pub fn cargo(args: &[&str]) -> anyhow::Result<()> {
     cargo_env(args, &[])
 }
 
 /// Runs `cargo args` with extra environment variables, streaming its output.
-pub fn cargo_env(args: &[&str], env: &[(&str, &str)]) -> Result<(), String> {
+pub fn cargo_env(args: &[&str], env: &[(&str, &str)]) -> anyhow::Result<()> {
     let shown: Vec<String> = env.iter().map(|(k, v)| format!("{k}={v:?} ")).collect();
     println!("\n==> {}cargo {}", shown.concat(), args.join(" "));
     let status = Command::new(env!("CARGO"))
         .args(args)
         .envs(env.iter().copied())
         .status()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("cannot run cargo: {e}"))?;
     if status.success() {
         Ok(())
     } else {
-        Err(format!("`cargo {}` failed ({status})", args.join(" ")))
+        Err(anyhow::anyhow!(
+            "`cargo {}` failed ({status})",
+            args.join(" ")
+        ))
     }
 }
 
 /// `hq-info arg` built with `features`, its output captured.
-fn hq_info_with(features: &str, arg: &str) -> Result<Output, String> {
+fn hq_info_with(features: &str, arg: &str) -> anyhow::Result<Output> {
     cargo_output(&[
         "run",
         "-q",
@@ -78,21 +81,21 @@ fn hq_info_with(features: &str, arg: &str) -> Result<Output, String> {
 }
 
 /// Runs `cargo` with `args` and captures its output.
-fn cargo_output(args: &[&str]) -> Result<Output, String> {
+fn cargo_output(args: &[&str]) -> anyhow::Result<Output> {
     println!("\n==> cargo {}", args.join(" "));
     Command::new(env!("CARGO"))
         .args(args)
         .output()
-        .map_err(|e| format!("cannot run cargo: {e}"))
+        .map_err(|e| anyhow::anyhow!("cannot run cargo: {e}"))
 }
 
 /// Two supported backends forced at once: the build compiles, the facade's
 /// tests pass in it, and `hq-info` explains which serves what.
-fn two_forced_backends() -> Result<(), String> {
+fn two_forced_backends() -> anyhow::Result<()> {
     let runs: Vec<Backend> = Backend::supported().collect();
     let (a, b) = match runs.as_slice() {
         [a, .., b] => (*a, *b),
-        _ => return Err("fewer than two backends run here".into()),
+        _ => return Err(anyhow::anyhow!("fewer than two backends run here")),
     };
     let features = format!("{},{}", a.force_feature(), b.force_feature());
     cargo(&[
@@ -108,7 +111,7 @@ fn two_forced_backends() -> Result<(), String> {
     let out = hq_info_with(&hq_features, "--no-check")?;
     let stdout = String::from_utf8_lossy(&out.stdout);
     if !out.status.success() || !stdout.contains("forced by Cargo features") {
-        return Err(format!(
+        return Err(anyhow::anyhow!(
             "hq-info with --features {hq_features} should explain the forced choice; got {:?}:\n{stdout}\n{}",
             out.status,
             String::from_utf8_lossy(&out.stderr)
@@ -127,7 +130,7 @@ fn two_forced_backends() -> Result<(), String> {
 
 /// Forcing a backend this CPU lacks stops with a clear error at the first
 /// call: exit status 101 (a panic's) with the message, never a signal.
-fn forcing_an_unsupported_backend_is_a_clear_error() -> Result<(), String> {
+fn forcing_an_unsupported_backend_is_a_clear_error() -> anyhow::Result<()> {
     let Some(b) = Backend::all().iter().copied().find(|b| !b.is_supported()) else {
         println!("\nSKIPPED forced-unsupported check: this CPU runs every backend compiled in");
         return Ok(());
@@ -138,7 +141,7 @@ fn forcing_an_unsupported_backend_is_a_clear_error() -> Result<(), String> {
     let missing = b.check_supported().expect_err("unsupported").to_string();
     let clear = stderr.contains("cannot run on this CPU") && stderr.contains(b.name());
     if out.status.code() != Some(101) || !clear {
-        return Err(format!(
+        return Err(anyhow::anyhow!(
             "forcing {b} here should stop with a clear error ({missing}); got {:?}:\n{stderr}",
             out.status
         ));
@@ -161,7 +164,7 @@ const WASM_MODULE_LIMIT: u64 = 100 * 1024;
 /// calls `hq::queen_attacks` stays within [`WASM_MODULE_LIMIT`]: the PEXT
 /// table and the research backends are not linked where they cannot run or
 /// are not chosen.
-fn wasm_module_size() -> Result<(), String> {
+fn wasm_module_size() -> anyhow::Result<()> {
     let target = "wasm32-unknown-unknown";
     if !crate::cross::has_target(target) {
         println!("\nSKIPPED wasm module size: rustup target {target} is not installed");
@@ -183,17 +186,17 @@ fn wasm_module_size() -> Result<(), String> {
         .env("CARGO_PROFILE_RELEASE_DEBUG", "0")
         .env("CARGO_PROFILE_RELEASE_STRIP", "debuginfo")
         .status()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("cannot run cargo: {e}"))?;
     if !status.success() {
-        return Err(format!("the wasm module did not build ({status})"));
+        return Err(anyhow::anyhow!("the wasm module did not build ({status})"));
     }
     let module = target_dir.join(format!("{target}/release/hq_wasm_size.wasm"));
     let size = std::fs::metadata(&module)
-        .map_err(|e| format!("{}: {e}", module.display()))?
+        .map_err(|e| anyhow::anyhow!("{}: {e}", module.display()))?
         .len();
     println!("wasm module calling hq::queen_attacks: {size} bytes (limit {WASM_MODULE_LIMIT})");
     if size > WASM_MODULE_LIMIT {
-        return Err(format!(
+        return Err(anyhow::anyhow!(
             "{} is {size} bytes, over the {WASM_MODULE_LIMIT}-byte limit",
             module.display()
         ));
@@ -202,8 +205,8 @@ fn wasm_module_size() -> Result<(), String> {
 }
 
 /// The task.
-pub fn run(args: &Args) -> Result<(), String> {
-    type Step = (&'static str, Box<dyn Fn() -> Result<(), String>>);
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    type Step = (&'static str, Box<dyn Fn() -> anyhow::Result<()>>);
     let mut steps: Vec<Step> = vec![
         (
             "workspace tests",
@@ -262,7 +265,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         let all: Vec<&str> = steps.iter().map(|(name, _)| *name).collect();
         steps.retain(|(name, _)| name.to_lowercase().contains(&only.to_lowercase()));
         if steps.is_empty() {
-            return Err(format!(
+            return Err(anyhow::anyhow!(
                 "--only {only:?} names no step; the steps: {}",
                 all.join(", ")
             ));
@@ -293,6 +296,6 @@ pub fn run(args: &Args) -> Result<(), String> {
     if failed.is_empty() {
         Ok(())
     } else {
-        Err(format!("failed steps: {}", failed.join(", ")))
+        Err(anyhow::anyhow!("failed steps: {}", failed.join(", ")))
     }
 }

@@ -100,14 +100,16 @@ pub fn scan(disassembly: &str) -> AsmReport {
 }
 
 /// Disassembles `binary` and scans it; an error names every violation.
-pub fn check_binary(binary: &Path) -> Result<AsmReport, String> {
+pub fn check_binary(binary: &Path) -> anyhow::Result<AsmReport> {
     let output = Command::new("objdump")
         .args(["-d", "-C", "--no-show-raw-insn", "--section=.text"])
         .arg(binary)
         .output()
-        .map_err(|e| format!("cannot run objdump (binutils) on {}: {e}", binary.display()))?;
+        .map_err(|e| {
+            anyhow::anyhow!("cannot run objdump (binutils) on {}: {e}", binary.display())
+        })?;
     if !output.status.success() {
-        return Err(format!(
+        return Err(anyhow::anyhow!(
             "objdump failed on {}: {}",
             binary.display(),
             String::from_utf8_lossy(&output.stderr)
@@ -115,7 +117,7 @@ pub fn check_binary(binary: &Path) -> Result<AsmReport, String> {
     }
     let report = scan(&String::from_utf8_lossy(&output.stdout));
     if report.functions == 0 {
-        return Err(format!(
+        return Err(anyhow::anyhow!(
             "{}: no single-lookup workload function (`hq_benches ... run_single`) found; \
              the check would prove nothing",
             binary.display()
@@ -128,7 +130,7 @@ pub fn check_binary(binary: &Path) -> Result<AsmReport, String> {
             .take(12)
             .map(|(f, i)| format!("  {i}    in {f}"))
             .collect();
-        return Err(format!(
+        return Err(anyhow::anyhow!(
             "{}: {} instruction(s) show single-lookup loops batched across inputs \
              (gathers, or vector code in a table lookup's loop):\n{}",
             binary.display(),

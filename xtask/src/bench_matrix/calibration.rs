@@ -11,7 +11,7 @@ use std::process::Command;
 pub const STARTS: usize = 20;
 
 /// Builds `hq-info` and runs it [`STARTS`] times (3 with `quick`).
-pub fn run(root: &Path, quick: bool) -> Result<CalibrationStarts, String> {
+pub fn run(root: &Path, quick: bool) -> anyhow::Result<CalibrationStarts> {
     let target = root.join("target/bench-matrix-build/default");
     println!("\n[calibration] cargo build --profile bench -p hq-info");
     let status = Command::new(env!("CARGO"))
@@ -22,9 +22,9 @@ pub fn run(root: &Path, quick: bool) -> Result<CalibrationStarts, String> {
         .env("RUSTFLAGS", "")
         .env_remove("CARGO_ENCODED_RUSTFLAGS")
         .status()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("cannot run cargo: {e}"))?;
     if !status.success() {
-        return Err(format!("building hq-info failed ({status})"));
+        return Err(anyhow::anyhow!("building hq-info failed ({status})"));
     }
     let binary = target.join("release/hq-info");
     let mut starts = CalibrationStarts {
@@ -38,10 +38,10 @@ pub fn run(root: &Path, quick: bool) -> Result<CalibrationStarts, String> {
             .env_remove(hq::PLAN_VAR)
             .env_remove(hq::CALIBRATE_VAR)
             .output()
-            .map_err(|e| format!("cannot run {}: {e}", binary.display()))?;
+            .map_err(|e| anyhow::anyhow!("cannot run {}: {e}", binary.display()))?;
         let stdout = String::from_utf8_lossy(&out.stdout);
         if !out.status.success() {
-            return Err(format!(
+            return Err(anyhow::anyhow!(
                 "hq-info --calibrate failed ({}):\n{stdout}\n{}",
                 out.status,
                 String::from_utf8_lossy(&out.stderr)
@@ -62,7 +62,9 @@ pub fn run(root: &Path, quick: bool) -> Result<CalibrationStarts, String> {
             });
         let plan = stdout.lines().find_map(|l| l.strip_prefix("HQ_CHOICE="));
         let (Some(ms), Some(plan)) = (ms, plan) else {
-            return Err(format!("unexpected hq-info --calibrate output:\n{stdout}"));
+            return Err(anyhow::anyhow!(
+                "unexpected hq-info --calibrate output:\n{stdout}"
+            ));
         };
         starts.milliseconds.push(ms);
         starts.plans.push(plan.to_owned());

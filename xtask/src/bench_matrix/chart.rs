@@ -36,13 +36,13 @@ pub fn draw(
     labels: &[String],
     kinds: &[String],
     panels: &[Panel],
-) -> Result<(), String> {
+) -> anyhow::Result<()> {
     let rows = labels.len().max(1);
     let label_width = 12 + 7 * labels.iter().map(|l| l.len()).max().unwrap_or(10) as u32;
     let panel_width = 330u32;
     let width = label_width + panel_width * panels.len().max(1) as u32 + 20;
     let height = 120 + 18 * rows as u32;
-    let e = |e: DrawingAreaErrorKind<_>| format!("chart {}: {e:?}", path.display());
+    let e = |e: DrawingAreaErrorKind<_>| anyhow::anyhow!("chart {}: {e:?}", path.display());
     let root = SVGBackend::new(path, (width, height)).into_drawing_area();
     root.fill(&WHITE).map_err(e)?;
     let root = root.titled(title, ("sans-serif", 18)).map_err(e)?;

@@ -21,7 +21,7 @@ use std::time::Instant;
 const EXAMPLE: &str = "crates/hq-chess/examples/peers.rs";
 
 /// Runs the perft stage: the figures, and a note for the Markdown.
-pub fn run(root: &Path, quick: bool) -> Result<(Vec<PerftFigure>, Option<String>), String> {
+pub fn run(root: &Path, quick: bool) -> anyhow::Result<(Vec<PerftFigure>, Option<String>)> {
     if !root.join(EXAMPLE).exists() {
         let note = format!(
             "Perft: SKIPPED, {EXAMPLE} is absent (the hq-chess crate is not in this checkout)."
@@ -75,12 +75,12 @@ pub fn run(root: &Path, quick: bool) -> Result<(Vec<PerftFigure>, Option<String>
         .env_remove("CARGO_ENCODED_RUSTFLAGS")
         .stdout(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("cannot run cargo: {e}"))?;
     let stdout = child.stdout.take().expect("piped");
     let mut figures = Vec::new();
     let mut table = Vec::new();
     for line in BufReader::new(stdout).lines() {
-        let line = line.map_err(|e| format!("reading the perft output: {e}"))?;
+        let line = line.map_err(|e| anyhow::anyhow!("reading the perft output: {e}"))?;
         let Some(rest) = line.strip_prefix("csv,") else {
             if line.starts_with('|') {
                 table.push(line);
@@ -89,18 +89,18 @@ pub fn run(root: &Path, quick: bool) -> Result<(Vec<PerftFigure>, Option<String>
         };
         let fields: Vec<&str> = rest.split(',').collect();
         let [workload, engine, nodes, seconds, _nps] = fields[..] else {
-            return Err(format!("unexpected perft line {line:?}"));
+            return Err(anyhow::anyhow!("unexpected perft line {line:?}"));
         };
         let (position, depth) = workload
             .rsplit_once(" d")
             .and_then(|(p, d)| Some((p.to_owned(), d.parse::<u32>().ok()?)))
-            .ok_or_else(|| format!("unexpected perft workload {workload:?}"))?;
+            .ok_or_else(|| anyhow::anyhow!("unexpected perft workload {workload:?}"))?;
         let nodes: u64 = nodes
             .parse()
-            .map_err(|_| format!("bad node count in {line:?}"))?;
+            .map_err(|_| anyhow::anyhow!("bad node count in {line:?}"))?;
         let seconds: f64 = seconds
             .parse()
-            .map_err(|_| format!("bad time in {line:?}"))?;
+            .map_err(|_| anyhow::anyhow!("bad time in {line:?}"))?;
         let row = engine
             .strip_prefix("hq-chess/")
             .map(str::to_owned)
@@ -127,9 +127,9 @@ pub fn run(root: &Path, quick: bool) -> Result<(Vec<PerftFigure>, Option<String>
     }
     let status = child
         .wait()
-        .map_err(|e| format!("waiting for cargo: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("waiting for cargo: {e}"))?;
     if !status.success() {
-        return Err(format!(
+        return Err(anyhow::anyhow!(
             "the perft stage failed ({status}); see the message above"
         ));
     }

@@ -434,10 +434,10 @@ fn per_piece_section(md: &mut String, results: &Results) {
 }
 
 /// Writes `matrix.md` and `chart.svg` of one run into `dir`.
-pub fn write_single(results: &Results, dir: &Path) -> Result<(), String> {
+pub fn write_single(results: &Results, dir: &Path) -> anyhow::Result<()> {
     let md_path = dir.join(MATRIX_MD);
     std::fs::write(&md_path, markdown(results))
-        .map_err(|e| format!("cannot write {}: {e}", md_path.display()))?;
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", md_path.display()))?;
     let rows = rows_of(results);
     let labels: Vec<String> = rows
         .iter()
@@ -469,7 +469,7 @@ pub fn write_single(results: &Results, dir: &Path) -> Result<(), String> {
 }
 
 /// Writes one Markdown matrix and one chart for several runs, a column group per CPU.
-pub fn write_merged(runs: &[(String, Results)], out: &Path) -> Result<(), String> {
+pub fn write_merged(runs: &[(String, Results)], out: &Path) -> anyhow::Result<()> {
     let mut keys: Vec<(String, String, String)> = Vec::new();
     for (_, r) in runs {
         for (c, row, kind, _) in rows_of(r) {
@@ -520,9 +520,11 @@ pub fn write_merged(runs: &[(String, Results)], out: &Path) -> Result<(), String
         }
         let _ = writeln!(md);
     }
-    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    std::fs::create_dir_all(out)
+        .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", out.display()))?;
     let md_path = out.join(MATRIX_MD);
-    std::fs::write(&md_path, md).map_err(|e| format!("cannot write {}: {e}", md_path.display()))?;
+    std::fs::write(&md_path, md)
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", md_path.display()))?;
     // The chart shows queen throughput: rows without it (the reads-only floor) are left out.
     keys.retain(|(c, row, _)| {
         runs.iter()

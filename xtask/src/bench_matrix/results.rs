@@ -51,14 +51,15 @@ struct Estimate {
     point_estimate: f64,
 }
 
-fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, String> {
+fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> anyhow::Result<T> {
     let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    serde_json::from_str(&text).map_err(|e| format!("{} does not parse: {e}", path.display()))
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    serde_json::from_str(&text)
+        .map_err(|e| anyhow::anyhow!("{} does not parse: {e}", path.display()))
 }
 
 /// Every `new/benchmark.json` under `home`, with its samples and estimates.
-pub fn read_criterion(home: &Path) -> Result<Vec<CriterionBench>, String> {
+pub fn read_criterion(home: &Path) -> anyhow::Result<Vec<CriterionBench>> {
     let mut dirs = Vec::new();
     collect_new_dirs(home, &mut dirs)?;
     dirs.sort();
@@ -68,7 +69,7 @@ pub fn read_criterion(home: &Path) -> Result<Vec<CriterionBench>, String> {
         let sample: SampleJson = read_json(&dir.join("sample.json"))?;
         let estimates: EstimatesJson = read_json(&dir.join("estimates.json"))?;
         if sample.iters.is_empty() || sample.iters.len() != sample.times.len() {
-            return Err(format!(
+            return Err(anyhow::anyhow!(
                 "{}: sample.json has no usable samples",
                 dir.display()
             ));
@@ -89,9 +90,9 @@ pub fn read_criterion(home: &Path) -> Result<Vec<CriterionBench>, String> {
     Ok(out)
 }
 
-fn collect_new_dirs(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+fn collect_new_dirs(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", dir.display()))?;
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {
@@ -133,17 +134,16 @@ pub fn spread(samples: &[f64]) -> f64 {
 }
 
 /// The samples a run in rounds wrote (`HQ_BENCH_OUT`).
-pub fn read_rounds(path: &Path) -> Result<Vec<CriterionBench>, String> {
+pub fn read_rounds(path: &Path) -> anyhow::Result<Vec<CriterionBench>> {
     let cells: Vec<hq_bench_format::TimedCell> = read_json(path)?;
     cells
         .into_iter()
         .map(|c| {
-            let (group, row) = c
-                .cell
-                .rsplit_once('/')
-                .ok_or_else(|| format!("{}: cell {:?} has no row", path.display(), c.cell))?;
+            let (group, row) = c.cell.rsplit_once('/').ok_or_else(|| {
+                anyhow::anyhow!("{}: cell {:?} has no row", path.display(), c.cell)
+            })?;
             if c.per_iter.is_empty() {
-                return Err(format!(
+                return Err(anyhow::anyhow!(
                     "{}: cell {} has no samples",
                     path.display(),
                     c.cell
@@ -172,14 +172,17 @@ pub fn best(per_iter: &[f64]) -> f64 {
 /// ran, `matrix.md` is a Markdown table naming every row of the results, and
 /// `chart.svg` is an SVG document. Nothing about speed. For CI
 /// (`cargo xtask test` after `cargo xtask bench-matrix --quick`).
-pub fn check_outputs(dir: &Path) -> Result<(), String> {
-    let results = Results::load(dir)?;
+pub fn check_outputs(dir: &Path) -> anyhow::Result<()> {
+    let results = Results::load(dir).map_err(anyhow::Error::msg)?;
     if results.figures.is_empty() {
-        return Err(format!("{}: results.json has no figures", dir.display()));
+        return Err(anyhow::anyhow!(
+            "{}: results.json has no figures",
+            dir.display()
+        ));
     }
     for f in &results.figures {
         if !(f.mlookups_per_s.is_finite() && f.mlookups_per_s > 0.0) {
-            return Err(format!(
+            return Err(anyhow::anyhow!(
                 "{}: figure {}/{}/{}/{} is not a positive speed",
                 dir.display(),
                 f.config,
@@ -191,11 +194,11 @@ pub fn check_outputs(dir: &Path) -> Result<(), String> {
     }
     let ran: Vec<&ConfigRun> = results.configs.iter().filter(|c| c.ran()).collect();
     if ran.is_empty() {
-        return Err(format!("{}: no configuration ran", dir.display()));
+        return Err(anyhow::anyhow!("{}: no configuration ran", dir.display()));
     }
     for config in &ran {
         if !results.figures.iter().any(|f| f.config == config.name) {
-            return Err(format!(
+            return Err(anyhow::anyhow!(
                 "{}: configuration {} ran but has no figures",
                 dir.display(),
                 config.name
@@ -208,20 +211,20 @@ pub fn check_outputs(dir: &Path) -> Result<(), String> {
             .iter()
             .any(|f| f.row == REFERENCE_ROW && f.ratio_to_pext == Some(1.0))
     {
-        return Err(format!(
+        return Err(anyhow::anyhow!(
             "{}: the CPU has BMI2 but no PEXT figure",
             dir.display()
         ));
     }
     let md_path = dir.join(MATRIX_MD);
     let md = std::fs::read_to_string(&md_path)
-        .map_err(|e| format!("cannot read {}: {e}", md_path.display()))?;
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", md_path.display()))?;
     if !md.lines().any(|l| l.starts_with("|---")) {
-        return Err(format!("{}: no Markdown table", md_path.display()));
+        return Err(anyhow::anyhow!("{}: no Markdown table", md_path.display()));
     }
     for f in &results.figures {
         if !md.contains(&format!("`{}`", f.row)) {
-            return Err(format!(
+            return Err(anyhow::anyhow!(
                 "{}: row {} of results.json is missing",
                 md_path.display(),
                 f.row
@@ -230,9 +233,12 @@ pub fn check_outputs(dir: &Path) -> Result<(), String> {
     }
     let svg_path = dir.join(CHART_SVG);
     let svg = std::fs::read_to_string(&svg_path)
-        .map_err(|e| format!("cannot read {}: {e}", svg_path.display()))?;
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", svg_path.display()))?;
     if !(svg.contains("<svg") && svg.trim_end().ends_with("</svg>") && svg.contains("<rect")) {
-        return Err(format!("{}: not an SVG bar chart", svg_path.display()));
+        return Err(anyhow::anyhow!(
+            "{}: not an SVG bar chart",
+            svg_path.display()
+        ));
     }
     Ok(())
 }
