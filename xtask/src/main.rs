@@ -66,3 +66,12 @@ pub fn workspace_root() -> PathBuf {
         .expect("xtask lives in the workspace root")
         .to_path_buf()
 }
+
+/// A shell whose commands run in the workspace root: `cmd!(sh, "cargo ...")`
+/// echoes each command and fails with it named, so tasks need no plumbing.
+#[allow(dead_code)] // used by the rewritten tasks
+pub fn sh() -> anyhow::Result<xshell::Shell> {
+    let sh = xshell::Shell::new()?;
+    sh.change_dir(workspace_root());
+    Ok(sh)
+}
