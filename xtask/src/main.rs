@@ -9,19 +9,13 @@ mod release;
 mod reliability;
 mod test;
 
-use clap::{Parser, Subcommand};
+use clap::Parser;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// The project's tasks.
 #[derive(Parser)]
 #[command(name = "cargo xtask", version, about)]
-struct Cli {
-    #[command(subcommand)]
-    task: Task,
-}
-
-#[derive(Subcommand)]
 enum Task {
     /// Every test, as CI runs it (see the README).
     Test(test::Args),
@@ -39,9 +33,9 @@ enum Task {
     Reliability(reliability::Args),
 }
 
+/// Runs the task; an error is printed with its causes (no backtrace).
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match &cli.task {
+    let result = match &Task::parse() {
         Task::Test(a) => test::run(a),
         Task::BenchMatrix(a) => bench_matrix::run(a),
         Task::EmuTest(a) => emu::run(a),
@@ -50,26 +44,21 @@ fn main() -> ExitCode {
         Task::Readme(a) => readme::run(a),
         Task::Reliability(a) => reliability::run(a),
     };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("xtask: error: {e:#}");
-            ExitCode::FAILURE
-        }
-    }
+    let Err(e) = result else {
+        return ExitCode::SUCCESS;
+    };
+    eprintln!("xtask: error: {e:#}");
+    ExitCode::FAILURE
 }
 
 /// The workspace root (xtask lives in it).
 pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask lives in the workspace root")
-        .to_path_buf()
+    let xtask = Path::new(env!("CARGO_MANIFEST_DIR"));
+    xtask.parent().expect("xtask is in the root").into()
 }
 
 /// A shell whose commands run in the workspace root: `cmd!(sh, "cargo ...")`
 /// echoes each command and fails with it named, so tasks need no plumbing.
-#[allow(dead_code)] // used by the rewritten tasks
 pub fn sh() -> anyhow::Result<xshell::Shell> {
     let sh = xshell::Shell::new()?;
     sh.change_dir(workspace_root());

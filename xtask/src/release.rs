@@ -1,216 +1,122 @@
 //! The steps of `cargo xtask test` that check what users get from the
-//! registry: the `no_std` build of the facade, `cargo package` of every
-//! publishable crate, and the MSRV.
+//! registry: the `no_std` facade, `cargo package` and the MSRV.
 
-use crate::test::cargo_env;
-use std::process::Command;
+use crate::test::cargo;
+use anyhow::Context;
+use cargo_metadata::{MetadataCommand, Package};
+use std::path::PathBuf;
+use xshell::cmd;
 
 /// The facade without `std`: its free functions against the oracle on the
-/// compile-time choice of a plain build and of a `-C target-cpu=native`
-/// build, and a build for a bare-metal target (no `std` to link at all);
-/// and the `std` facade's tests in the native build.
+/// compile-time choice of a plain and of a native build, and bare-metal
+/// builds (no `std` to link at all); and the `std` facade's tests natively,
+/// where x86-64-v4 fixes the single lookups at compile time
+/// (`hq::STATIC_SINGLES`), a path no other step compiles.
 pub fn no_std() -> anyhow::Result<()> {
-    let test = [
-        "test",
-        "-p",
-        "hq-attacks",
-        "--no-default-features",
-        "--test",
-        "no_std",
-        "--",
-        "--nocapture",
-    ];
-    cargo_env(&test, &[("CARGO_TARGET_DIR", "target/no-std")])?;
-    let native = [
-        ("CARGO_TARGET_DIR", "target/no-std-native"),
-        ("RUSTFLAGS", "-C target-cpu=native"),
-    ];
-    cargo_env(&test, &native)?;
-    // The `std` facade's native build too: where this CPU has x86-64-v4 its
-    // single lookups are fixed at compile time (`hq::STATIC_SINGLES`), a
-    // path no other step compiles; elsewhere the test says so.
-    let mut std_native = vec!["test", "-p", "hq-attacks"];
-    for name in ["facade", "switching", "plan", "first_use"] {
-        std_native.extend(["--test", name]);
-    }
-    std_native.extend(["--", "--nocapture"]);
-    cargo_env(&std_native, &native)?;
-    let bare = if cfg!(target_arch = "aarch64") {
-        "aarch64-unknown-none"
+    let sh = crate::sh()?;
+    let test = "test -p hq-attacks --no-default-features --test no_std -- --nocapture";
+    sh.set_var("CARGO_TARGET_DIR", "target/no-std");
+    cargo(&sh, test).run()?;
+    let bare = format!("{}-unknown-none", std::env::consts::ARCH);
+    if crate::cross::has_target(&bare) {
+        // Release and dev: an unoptimised build once met an LLVM error there
+        // (SIMD code a no-SSE target cannot lower) that the release build hid.
+        let build = format!("build -p hq-attacks --no-default-features --target {bare}");
+        cargo(&sh, &build).args(["--profile", "release"]).run()?;
+        cargo(&sh, &build).args(["--profile", "dev"]).run()?;
     } else {
-        "x86_64-unknown-none"
-    };
-    if !crate::cross::has_target(bare) {
-        println!("\nSKIPPED no_std bare-metal build: rustup target {bare} is not installed");
-        return Ok(());
+        println!("SKIPPED no_std bare-metal build: rustup target {bare} is not installed");
     }
-    // Release and debug: an unoptimised build once met an LLVM error there
-    // (SIMD code a no-SSE target cannot lower) that the release build hid.
-    for profile in ["--release", "--profile=dev"] {
-        cargo_env(
-            &[
-                "build",
-                "-p",
-                "hq-attacks",
-                "--no-default-features",
-                profile,
-                "--target",
-                bare,
-            ],
-            &[("CARGO_TARGET_DIR", "target/no-std")],
-        )?;
-    }
+    sh.set_var("CARGO_TARGET_DIR", "target/no-std-native");
+    sh.set_var("RUSTFLAGS", "-C target-cpu=native");
+    cargo(&sh, test).run()?;
+    let std_tests = "--test facade --test switching --test plan --test first_use";
+    let std_tests = format!("test -p hq-attacks {std_tests} -- --nocapture");
+    cargo(&sh, &std_tests).run()?;
     Ok(())
 }
 
-/// The workspace's publishable packages (those without `publish = false`),
-/// as (name, version).
-fn publishable() -> anyhow::Result<Vec<(String, String)>> {
-    let out = Command::new(env!("CARGO"))
-        .args(["metadata", "--no-deps", "--format-version", "1"])
-        .output()
-        .map_err(|e| anyhow::anyhow!("cannot run cargo metadata: {e}"))?;
-    let meta: serde_json::Value = serde_json::from_slice(&out.stdout)
-        .map_err(|e| anyhow::anyhow!("cargo metadata printed no JSON: {e}"))?;
-    let packages = meta["packages"]
-        .as_array()
-        .ok_or(anyhow::anyhow!("cargo metadata: no packages"))?;
-    Ok(packages
-        .iter()
-        // `publish` is null for "any registry", `[]` for `publish = false`.
-        .filter(|p| p["publish"].as_array().is_none_or(|r| !r.is_empty()))
-        .filter_map(|p| {
-            Some((
-                p["name"].as_str()?.to_owned(),
-                p["version"].as_str()?.to_owned(),
-            ))
-        })
-        .collect())
+/// The workspace's publishable packages (`publish` is `Some([])` for
+/// `publish = false`, `None` for any registry).
+fn publishable() -> anyhow::Result<Vec<Package>> {
+    let mut packages = MetadataCommand::new().no_deps().exec()?.packages;
+    packages.retain(|p| p.publish.as_ref().is_none_or(|to| !to.is_empty()));
+    Ok(packages)
 }
 
-/// The names of [`publishable`] packages.
-fn publishable_names() -> anyhow::Result<Vec<String>> {
-    Ok(publishable()?.into_iter().map(|(name, _)| name).collect())
-}
-
-/// `cargo package` of every publishable crate at once (cargo orders them by
-/// dependency and verifies each against the others' packaged sources).
+/// `cargo package` of every publishable crate at once (cargo verifies each
+/// against the others' packaged sources), in its own target directory emptied
+/// first: cargo compiles a registry dependency once per name and version, so
+/// an older commit's build of a packaged crate would be reused.
 pub fn package() -> anyhow::Result<()> {
     let crates = publishable()?;
     forget_stale_overlay_sources(&crates)?;
-    let names: Vec<&str> = crates.iter().map(|(name, _)| name.as_str()).collect();
-    println!("\npublishable crates: {}", names.join(", "));
-    // Its own target directory, emptied first: cargo compiles a registry
-    // dependency once per name and version and never checks its sources
-    // again, so an older commit's build of a packaged crate would be reused.
-    let target = crate::workspace_root().join(PACKAGE_TARGET_DIR);
-    if target.exists() {
-        std::fs::remove_dir_all(&target)
-            .map_err(|e| anyhow::anyhow!("cannot empty {}: {e}", target.display()))?;
-    }
-    let mut args = vec!["package", "--allow-dirty"];
-    for name in &names {
-        args.extend(["-p", name]);
-    }
-    cargo_env(&args, &[("CARGO_TARGET_DIR", PACKAGE_TARGET_DIR)])
+    let names: Vec<&str> = crates.iter().map(|p| p.name.as_str()).collect();
+    println!("publishable crates: {}", names.join(", "));
+    let (sh, target) = (crate::sh()?, "target/package-check");
+    sh.remove_path(target)?;
+    sh.set_var("CARGO_TARGET_DIR", target);
+    let packages = names.iter().flat_map(|name| ["-p", name]);
+    cargo(&sh, "package --allow-dirty").args(packages).run()?;
+    Ok(())
 }
-
-/// Where `cargo package` builds, away from the workspace's `target/debug`.
-const PACKAGE_TARGET_DIR: &str = "target/package-check";
 
 /// Removes this workspace's crates from cargo's unpacked local-registry
 /// sources, so that `cargo package` verifies against today's code.
-/// (Found when CI failed twice on code that passed in fresh clones here.)
 ///
-/// To verify a crate against its packaged dependencies, cargo "publishes"
-/// them to a temporary registry in `target/package/tmp-registry` and unpacks
-/// them into `$CARGO_HOME/registry/src/-<hash of that path>/name-version`.
-/// It unpacks a name and version only once: on a machine that packaged an
-/// older commit in the same checkout path (a CI runner), verification
-/// compiled against the old sources and failed ("cannot find `at_level` in
-/// `hq_core`"). Only directories of these crates' names and versions under
-/// the `-<hash>` (local) sources are removed; crates.io's are untouched.
-fn forget_stale_overlay_sources(crates: &[(String, String)]) -> anyhow::Result<()> {
-    let cargo_home = std::env::var_os("CARGO_HOME")
-        .map(std::path::PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".cargo")));
-    let Some(sources) = cargo_home.map(|home| home.join("registry").join("src")) else {
+/// Cargo unpacks the packaged dependencies once per name and version into
+/// `$CARGO_HOME/registry/src/-<hash of the temporary registry's path>/`:
+/// where an older commit was packaged in the same checkout path (a CI
+/// runner), verification compiled against the old sources and failed.
+fn forget_stale_overlay_sources(crates: &[Package]) -> anyhow::Result<()> {
+    let home = std::env::var_os("CARGO_HOME").map(PathBuf::from);
+    let Some(home) = home.or_else(|| std::env::home_dir().map(|h| h.join(".cargo"))) else {
         return Ok(());
     };
-    let Ok(registries) = std::fs::read_dir(&sources) else {
-        return Ok(());
-    };
-    let mut removed = 0;
-    for registry in registries.flatten() {
-        if !registry.file_name().to_string_lossy().starts_with('-') {
-            continue;
-        }
-        for (name, version) in crates {
-            let unpacked = registry.path().join(format!("{name}-{version}"));
+    let (sh, sources, mut removed) = (crate::sh()?, home.join("registry/src"), 0);
+    for registry in sh.read_dir(&sources).unwrap_or_default() {
+        // Local registries' sources are `-<hash>`: crates.io's stay.
+        let name = registry.file_name().unwrap_or_default().to_string_lossy();
+        for p in crates.iter().filter(|_| name.starts_with('-')) {
+            let unpacked = registry.join(format!("{}-{}", p.name, p.version));
             if unpacked.is_dir() {
-                std::fs::remove_dir_all(&unpacked)
-                    .map_err(|e| anyhow::anyhow!("cannot remove {}: {e}", unpacked.display()))?;
+                sh.remove_path(unpacked)?;
                 removed += 1;
             }
         }
     }
     if removed > 0 {
-        println!(
-            "\nremoved {removed} earlier unpacked copies of this workspace's crates \
-             from {} (cargo would verify against them)",
-            sources.display()
-        );
+        let from = sources.display();
+        println!("removed {removed} stale unpacked copies of this workspace's crates from {from}");
     }
     Ok(())
 }
 
-/// The workspace's `rust-version`, checked with that toolchain (installed
-/// by `.ci/run`; SKIPPED with the reason when rustup lacks it).
+/// The publishable crates' `rust-version`, checked with that toolchain
+/// (installed by `.ci/run`; SKIPPED with the reason when rustup lacks it).
 pub fn msrv() -> anyhow::Result<()> {
-    let manifest = std::fs::read_to_string(crate::workspace_root().join("Cargo.toml"))
-        .map_err(|e| anyhow::anyhow!("Cargo.toml: {e}"))?;
-    let version = manifest
-        .lines()
-        .find_map(|l| l.strip_prefix("rust-version = "))
-        .map(|v| v.trim_matches('"'))
-        .ok_or(anyhow::anyhow!(
-            "no rust-version in the workspace Cargo.toml"
-        ))?;
-    let toolchain = format!("+{version}");
-    let has_toolchain = Command::new("rustup")
-        .args(["run", version, "rustc", "--version"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_toolchain {
-        println!(
-            "\nSKIPPED MSRV: rust {version} is not installed \
-             (rustup toolchain install {version} --profile minimal)"
-        );
+    let crates = publishable()?;
+    let version = crates.iter().filter_map(|p| p.rust_version.as_ref()).max();
+    let version = version.context("no publishable crate has a rust-version")?;
+    // rustup's toolchain as Cargo.toml names it: `1.89`, not `1.89.0`.
+    let version = version.to_string();
+    let version = version.strip_suffix(".0").unwrap_or(&version);
+    let sh = crate::sh()?;
+    let probe = cmd!(sh, "rustup run {version} rustc --version");
+    if probe.output().is_err() {
+        let install = format!("rustup toolchain install {version} --profile minimal");
+        println!("SKIPPED MSRV: rust {version} is not installed ({install})");
         return Ok(());
     }
-    let names = publishable_names()?;
-    // What a dependent compiles: the libraries and binaries (their tests
-    // and benches may use newer dev-dependencies).
-    let mut all = vec!["check"];
-    for name in &names {
-        all.extend(["-p", name]);
-    }
-    let no_std = ["check", "-p", "hq-attacks", "--no-default-features"];
-    for args in [&all[..], &no_std[..]] {
-        println!("\n==> cargo {toolchain} {} (target/msrv)", args.join(" "));
-        // `cargo +version` goes through rustup's proxy, not this cargo.
-        let status = Command::new("cargo")
-            .arg(&toolchain)
-            .args(args)
-            .env("CARGO_TARGET_DIR", "target/msrv")
-            .status()
-            .map_err(|e| anyhow::anyhow!("cannot run cargo {toolchain}: {e}"))?;
-        if !status.success() {
-            return Err(anyhow::anyhow!(
-                "`cargo {toolchain} {}` failed: the MSRV in Cargo.toml is wrong",
-                args.join(" ")
-            ));
-        }
+    // What a dependent compiles: the libraries and binaries (their tests and
+    // benches may use newer dev-dependencies). `cargo +VERSION` goes through
+    // rustup's proxy, not the cargo that runs xtask.
+    sh.set_var("CARGO_TARGET_DIR", "target/msrv");
+    let packages = crates.iter().flat_map(|p| ["-p", p.name.as_str()]);
+    let no_std = ["-p", "hq-attacks", "--no-default-features"];
+    for args in [packages.collect(), no_std.to_vec()] {
+        let check = cmd!(sh, "cargo +{version} check {args...}");
+        check.run().context("the MSRV in Cargo.toml is wrong")?;
     }
     Ok(())
 }
