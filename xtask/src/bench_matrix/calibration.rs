@@ -4,7 +4,7 @@
 //! `hq::calibrate` takes from a cold start, and how often the choice agrees.
 
 use super::{CARGO, build_env};
-use anyhow::Context;
+use anyhow::bail;
 use hq_bench_format::CalibrationStarts;
 use xshell::{Shell, cmd};
 
@@ -16,10 +16,9 @@ pub fn run(sh: &Shell, quick: bool) -> anyhow::Result<CalibrationStarts> {
     let hq_info = sh
         .current_dir()
         .join("target/bench-matrix-build/default/release/hq-info");
-    let (milliseconds, plans) = (Vec::new(), Vec::new());
     let mut starts = CalibrationStarts {
-        milliseconds,
-        plans,
+        milliseconds: Vec::new(),
+        plans: Vec::new(),
     };
     for _ in 0..if quick { 3 } else { 20 } {
         let stdout = (cmd!(sh, "{hq_info} --calibrate --no-check").quiet())
@@ -30,10 +29,10 @@ pub fn run(sh: &Shell, quick: bool) -> anyhow::Result<CalibrationStarts> {
         // "calibrated:     21 rounds in 3.24 ms; ..." and "HQ_CHOICE=<plan>".
         let line = |prefix| stdout.lines().find_map(|l| l.strip_prefix(prefix));
         let ms = line("calibrated:").and_then(|l| l.split(" in ").nth(1)?.split(" ms").next());
-        let (ms, plan) = (ms
-            .and_then(|ms| ms.trim().parse().ok())
-            .zip(line("HQ_CHOICE=")))
-        .with_context(|| format!("unexpected hq-info --calibrate output:\n{stdout}"))?;
+        let (Some(Ok(ms)), Some(plan)) = (ms.map(|ms| ms.trim().parse()), line("HQ_CHOICE="))
+        else {
+            bail!("unexpected hq-info --calibrate output:\n{stdout}");
+        };
         starts.milliseconds.push(ms);
         starts.plans.push(plan.to_owned());
     }
