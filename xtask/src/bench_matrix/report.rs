@@ -1,568 +1,373 @@
 //! The Markdown matrix and the chart of one run, and of several runs merged.
 
-use super::chart::{self, Panel};
-use hq_bench_format::{
-    CHART_SVG, MATRIX_MD, PER_PIECE_SUFFIX, REFERENCE_ROW, Results, RowKind, SPREAD_FLAG,
-};
-use std::fmt::Write as _;
-use std::path::Path;
+use super::chart;
+use anyhow::Context as _;
+use hq_bench_format::{BenchMeta, CHART_SVG, Figure, MATRIX_MD, PER_PIECE_SUFFIX, REFERENCE_ROW};
+use hq_bench_format::{Results, RowKind, RowMeta, SPREAD_FLAG, WORKLOADS};
+use std::{collections::HashSet, hash::Hash, path::Path};
+use tabled::settings::object::{Columns, Object as _, Rows};
+use tabled::settings::{Alignment, Style, style::LineChar};
+use tabled::{builder::Builder, grid::config::Offset};
 
-use hq_bench_format::WORKLOADS;
+const PIECES: [&str; 3] = ["queen", "rook", "bishop"];
+/// A set-wise entry this much slower than its own per-piece loop is flagged
+/// (the noise between two runs of one figure on these machines is about 5 %).
+const TOLERANCE: f64 = 0.95;
 
-/// A Markdown table's head: the text columns `leading`, then one
-/// right-aligned column per title.
-pub(crate) fn table_head(
-    md: &mut String,
-    leading: &[&str],
-    titles: impl IntoIterator<Item = impl std::fmt::Display>,
-) {
-    let _ = write!(md, "|");
-    for l in leading {
-        let _ = write!(md, " {l} |");
-    }
-    let mut n = 0;
-    for t in titles {
-        let _ = write!(md, " {t} |");
-        n += 1;
-    }
-    let _ = writeln!(
-        md,
-        "\n|{}{}",
-        "---|".repeat(leading.len()),
-        "---:|".repeat(n)
-    );
+/// A table line's cells.
+type Line = Vec<String>;
+/// (configuration, row): a line of a table, a bar of the chart.
+pub(crate) type Keys<'a> = [(&'a str, &'a RowMeta)];
+
+/// A Markdown table under the `|`-separated titles `head`; the columns from
+/// `n` on (the figures) are right-aligned.
+pub(crate) fn table(head: &str, rows: impl IntoIterator<Item = Line>, n: usize) -> String {
+    let mut builder: Builder = rows.into_iter().collect();
+    builder.insert_record(0, head.split('|'));
+    let mut table = builder.build();
+    table.with(Style::markdown());
+    table.modify(Columns::new(n..), Alignment::right());
+    let separator = Rows::one(1).intersect(Columns::new(n..));
+    let colon = LineChar::horizontal(':', Offset::End(0));
+    table.modify(separator, colon).to_string()
 }
 
-/// `1234 (1.02×)`, or `—` when not measured.
-pub(crate) fn cell(
-    results: &Results,
-    config: &str,
-    row: &str,
+/// A table line: the `text` cells, then the `figures`.
+pub(crate) fn line(text: &[&str], figures: impl IntoIterator<Item = String>) -> Line {
+    let text = text.iter().map(|t| t.to_string());
+    text.chain(figures).collect()
+}
+
+/// `text` as Markdown code.
+pub(crate) fn code(text: &str) -> String {
+    format!("`{text}`")
+}
+
+/// The items in first-seen order, without repeats.
+pub(crate) fn distinct<T: Clone + Eq + Hash>(items: impl IntoIterator<Item = T>) -> Vec<T> {
+    let mut seen = HashSet::new();
+    items
+        .into_iter()
+        .filter(|x| seen.insert(x.clone()))
+        .collect()
+}
+
+/// `1234 (1.02×)`, with ` ±` when its samples spread more than
+/// [`SPREAD_FLAG`], or `—` when not measured.
+fn cell(r: &Results, config: &str, row: &str, piece: &str, workload: &str) -> String {
+    let Some(f) = r.figure(config, row, piece, workload) else {
+        return "—".to_owned();
+    };
+    let ratio = f.ratio_to_pext.map(|x| format!(" ({x:.2}×)"));
+    let (v, ratio) = (f.mlookups_per_s, ratio.unwrap_or_default());
+    let noisy = if f.spread > SPREAD_FLAG { " ±" } else { "" };
+    format!("{v:.0}{ratio}{noisy}")
+}
+
+/// The configurations that ran, and what their bench binaries reported.
+pub(crate) fn metas(r: &Results) -> impl Iterator<Item = (&str, &BenchMeta)> {
+    let ran = r.configs.iter().filter_map(|c| Some((c, c.meta.as_ref()?)));
+    ran.map(|(c, m)| (c.name.as_str(), m))
+}
+
+/// Whether `config`/`row` has a figure (of `piece`, if given).
+fn measured(r: &Results, config: &str, row: &str, piece: Option<&str>) -> bool {
+    let of = |f: &&Figure| piece.is_none_or(|p| f.piece == p);
+    let mut figures = r.figures.iter().filter(of);
+    figures.any(|f| f.config == config && f.row == row)
+}
+
+/// Every measured (configuration, row) in run order, but the per-piece rows
+/// (see [`per_piece_loops`]).
+fn rows_of(r: &Results) -> Vec<(&str, &RowMeta)> {
+    let all = metas(r).flat_map(|(c, m)| m.rows.iter().map(move |row| (c, row)));
+    let shown =
+        |(c, m): &(&str, &RowMeta)| m.kind != RowKind::PerPiece && measured(r, c, &m.name, None);
+    all.filter(shown).collect()
+}
+
+/// The table of the `piece` figures of the measured `keys`, a column per
+/// (workload, title), each line led by its build (if `build`), row and kind.
+pub(crate) fn piece_table(
+    r: &Results,
+    keys: &Keys,
     piece: &str,
-    workload: &str,
+    columns: &[(&str, &str)],
+    build: bool,
 ) -> String {
-    match results.figure(config, row, piece, workload) {
-        Some(f) => {
-            let noisy = if f.spread > SPREAD_FLAG { " ±" } else { "" };
-            match f.ratio_to_pext {
-                Some(r) => format!("{:.0} ({r:.2}×){noisy}", f.mlookups_per_s),
-                None => format!("{:.0}{noisy}", f.mlookups_per_s),
-            }
-        }
-        None => "—".to_owned(),
-    }
+    let from = usize::from(!build);
+    let of = |(c, m): &&(&str, &RowMeta)| measured(r, c, &m.name, Some(piece));
+    let body = keys.iter().filter(of).map(|(c, m)| {
+        let cells = columns.iter().map(|(w, _)| cell(r, c, &m.name, piece, w));
+        line(&[*c, &code(&m.name), m.kind.name()][from..], cells)
+    });
+    let head = ["build", "row", "kind"][from..]
+        .iter()
+        .chain(columns.iter().map(|(_, t)| t));
+    table(&head.copied().collect::<Vec<_>>().join("|"), body, 3 - from)
 }
 
-/// Every (configuration, row, kind, label) with at least one figure, in run
-/// order; the per-piece rows have their own section ([`per_piece_section`]).
-fn rows_of(results: &Results) -> Vec<(String, String, String, String)> {
-    let mut out = Vec::new();
-    for config in &results.configs {
-        let Some(meta) = &config.meta else { continue };
-        for row in &meta.rows {
-            if row.kind != RowKind::PerPiece
-                && results
-                    .figures
-                    .iter()
-                    .any(|f| f.config == config.name && f.row == row.name)
-            {
-                out.push((
-                    config.name.clone(),
-                    row.name.clone(),
-                    row.kind.name().to_owned(),
-                    row.label.clone(),
-                ));
-            }
-        }
-    }
-    out
-}
-
-/// The Markdown matrix of one run.
-pub fn markdown(results: &Results) -> String {
-    let mut md = String::new();
-    let _ = writeln!(
-        md,
-        "# Slider-attack benchmark matrix: {}\n",
-        results.cpu.model_name
-    );
-    let _ = writeln!(
-        md,
-        "* CPU: {} (id `{}`)",
-        results.cpu.summary(),
-        results.cpu.id
-    );
-    let _ = writeln!(
-        md,
-        "* {}; commit {}; {}",
-        results.rustc, results.git_commit, results.date
-    );
-    let _ = writeln!(
-        md,
-        "* {} run, {:.0} s in all. Figure: {}.",
-        if results.quick {
-            "**quick** (tiny samples: checks the pipeline, not the speed)"
-        } else {
-            "full"
-        },
-        results.total_seconds,
-        results.statistic
-    );
-    let _ = writeln!(
-        md,
-        "* Cells: million lookups per second (ratio to the `{REFERENCE_ROW}` backend measured in \
-         the same build, for the same piece and workload). ns per lookup = 1000 / cell. \
-         Set-wise counts one call (the union over 1-2, 4-6 or 10-14 sliders) as one lookup. \
-         A cell marked ± spread more than {:.0} % over its samples (interquartile range over \
-         the median).\n",
-        SPREAD_FLAG * 100.0
-    );
-    let _ = writeln!(md, "## Builds\n");
-    let _ = writeln!(
-        md,
-        "| build | RUSTFLAGS | cargo bench arguments | facade | build s | run s |"
-    );
-    let _ = writeln!(md, "|---|---|---|---|---|---|");
-    for c in &results.configs {
-        let facade = match &c.meta {
-            Some(m) => format!("{}: {} ({})", m.mode, m.choice, m.class),
-            None => "—".to_owned(),
+/// The Markdown matrix of one run: its blocks, separated by blank lines.
+pub fn markdown(r: &Results) -> String {
+    let (cpu, rows) = (&r.cpu, rows_of(r));
+    let (model, summary, id) = (&cpu.model_name, cpu.summary(), &cpu.id);
+    let (rustc, commit, date) = (&r.rustc, &r.git_commit, &r.date);
+    let (seconds, statistic) = (r.total_seconds, &r.statistic);
+    let quick = "**quick** (tiny samples: checks the pipeline, not the speed)";
+    let run = if r.quick { quick } else { "full" };
+    let spread = SPREAD_FLAG * 100.0;
+    let mut md = vec![format!(
+        "# Slider-attack benchmark matrix: {model}\n\n* CPU: {summary} (id `{id}`)\n* {rustc}; \
+         commit {commit}; {date}\n* {run} run, {seconds:.0} s in all. Figure: {statistic}.\n* \
+         Cells: million lookups per second (ratio to the `{REFERENCE_ROW}` backend measured in \
+         the same build, for the same piece and workload). ns per lookup = 1000 / cell. Set-wise \
+         counts one call (the union over 1-2, 4-6 or 10-14 sliders) as one lookup. A cell marked \
+         ± spread more than {spread:.0} % over its samples (interquartile range over the median)."
+    )];
+    let builds = r.configs.iter().map(|c| {
+        let args = code(&c.cargo_args.join(" "));
+        let Some(m) = &c.meta else {
+            let why = format!("skipped: {}", c.skip_reason.as_deref().unwrap_or("?"));
+            return line(&[&c.name, "—", &args, &why, "—", "—"], []);
         };
-        if c.ran() {
-            let _ = writeln!(
-                md,
-                "| {} | `{}` | `{}` | {} | {:.0} | {:.0} |",
-                c.name,
-                c.rustflags,
-                c.cargo_args.join(" "),
-                facade,
-                c.build_seconds,
-                c.run_seconds
-            );
-        } else {
-            let _ = writeln!(
-                md,
-                "| {} | — | `{}` | skipped: {} | — | — |",
-                c.name,
-                c.cargo_args.join(" "),
-                c.skip_reason.as_deref().unwrap_or("?")
-            );
+        let facade = format!("{}: {} ({})", m.mode, m.choice, m.class);
+        let seconds = [c.build_seconds, c.run_seconds].map(|s| format!("{s:.0}"));
+        line(&[&c.name, &code(&c.rustflags), &args, &facade], seconds)
+    });
+    let head = "build|RUSTFLAGS|cargo bench arguments|facade|build s|run s";
+    md.push(format!("## Builds\n\n{}", table(head, builds, 4)));
+    let skipped = metas(r).flat_map(|(c, m)| m.skipped.iter().map(move |s| (c, s)));
+    let skipped = skipped.map(|(c, s)| format!("`{}` ({c}): {}", s.name, s.why));
+    let checks = metas(r).filter_map(|(c, m)| Some((c, m.position_check.as_ref()?)));
+    let checks = checks.map(|(c, p)| {
+        let (cell, first, last, bias) = (&p.cell, p.first_ns, p.last_ns, p.bias() * 100.0);
+        format!("{c}: `{cell}` {first:.0} ns first, {last:.0} ns last ({bias:+.1} %)")
+    });
+    let mut note = |what: &str, items: Vec<String>| {
+        if !items.is_empty() {
+            md.push(format!("{what}: {}.", items.join("; ")));
         }
+    };
+    let position = "Position check (one cell timed before and after all others in every \
+                    round, median per iteration)";
+    note("Skipped rows", distinct(skipped));
+    note(position, checks.collect());
+    let noisy = r.figures.iter().filter(|f| f.spread > SPREAD_FLAG).count();
+    let all = r.figures.len();
+    let noisy = format!("Cells whose samples spread more than {spread:.0} %: {noisy} of {all}.");
+    md.push(noisy);
+    for piece in PIECES {
+        let title = format!("## {piece}: million lookups / s (× PEXT of the same build)");
+        let table = piece_table(r, &rows, piece, &WORKLOADS, true);
+        md.push(format!("{title}\n\n{table}"));
     }
-    let mut skipped: Vec<String> = Vec::new();
-    for c in &results.configs {
-        let Some(meta) = &c.meta else { continue };
-        for s in &meta.skipped {
-            let line = format!("`{}` ({}): {}", s.name, c.name, s.why);
-            if !skipped.contains(&line) {
-                skipped.push(line);
-            }
-        }
+    md.extend(peers(r, &rows));
+    md.extend(per_piece_loops(r, &rows));
+    md.push("## Perft (million nodes / s, one thread)".to_owned());
+    let perft = r.perft.iter().map(|p| {
+        let numbers = [p.depth.to_string(), p.nodes.to_string()];
+        let times = [format!("{:.3}", p.seconds), format!("{:.1}", p.mnps)];
+        let cells = numbers.into_iter().chain(times);
+        line(&[&p.config, &code(&p.row), &p.position], cells)
+    });
+    let head = "build|row|position|depth|nodes|s|M nodes/s";
+    if !r.perft.is_empty() {
+        md.push(table(head, perft, 3));
+    } else if r.perft_note.is_none() {
+        md.push("No perft figures in this run.".to_owned());
     }
-    if !skipped.is_empty() {
-        let _ = writeln!(md, "\nSkipped rows: {}.", skipped.join("; "));
-    }
-    let checks: Vec<String> = results
-        .configs
-        .iter()
-        .filter_map(|c| {
-            let p = c.meta.as_ref()?.position_check.as_ref()?;
-            Some(format!(
-                "{}: `{}` {:.0} ns first, {:.0} ns last ({:+.1} %)",
-                c.name,
-                p.cell,
-                p.first_ns,
-                p.last_ns,
-                p.bias() * 100.0
-            ))
-        })
-        .collect();
-    if !checks.is_empty() {
-        let _ = writeln!(
-            md,
-            "\nPosition check (one cell timed before and after all others in every round, \
-             median per iteration): {}.",
-            checks.join("; ")
-        );
-    }
-    let noisy = results
-        .figures
-        .iter()
-        .filter(|f| f.spread > SPREAD_FLAG)
-        .count();
-    let _ = writeln!(
-        md,
-        "\nCells whose samples spread more than {:.0} %: {noisy} of {}.",
-        SPREAD_FLAG * 100.0,
-        results.figures.len()
-    );
-    let rows = rows_of(results);
-    for piece in ["queen", "rook", "bishop"] {
-        let _ = writeln!(
-            md,
-            "\n## {piece}: million lookups / s (× PEXT of the same build)\n"
-        );
-        table_head(
-            &mut md,
-            &["build", "row", "kind"],
-            WORKLOADS.map(|(_, t)| t),
-        );
-        for (config, row, kind, _) in &rows {
-            if !results
-                .figures
-                .iter()
-                .any(|f| &f.config == config && &f.row == row && f.piece == piece)
-            {
-                continue;
-            }
-            let _ = write!(md, "| {config} | `{row}` | {kind} |");
-            for (w, _) in WORKLOADS {
-                let _ = write!(md, " {} |", cell(results, config, row, piece, w));
-            }
-            let _ = writeln!(md);
-        }
-    }
-    peers_section(&mut md, results, &rows);
-    per_piece_section(&mut md, results);
-    let _ = writeln!(md, "\n## queen: ns per lookup\n");
-    let _ = writeln!(
-        md,
-        "| build | row | throughput | latency | cache pressure |\n|---|---|---:|---:|---:|"
-    );
-    for (config, row, _, _) in &rows {
-        let ns = |w: &str| {
-            results
-                .figure(config, row, "queen", w)
-                .map_or("—".to_owned(), |f| format!("{:.2}", f.ns_per_lookup))
-        };
-        let _ = writeln!(
-            md,
-            "| {config} | `{row}` | {} | {} | {} |",
-            ns("throughput"),
-            ns("latency"),
-            ns("cache")
-        );
-    }
-    let _ = writeln!(md, "\n## Perft (million nodes / s, one thread)\n");
-    if results.perft.is_empty() {
-        let _ = writeln!(
-            md,
-            "{}",
-            results
-                .perft_note
-                .as_deref()
-                .unwrap_or("No perft figures in this run.")
-        );
-    } else {
-        let _ = writeln!(
-            md,
-            "| build | row | position | depth | nodes | s | M nodes/s |\n|---|---|---|---:|---:|---:|---:|"
-        );
-        for p in &results.perft {
-            let _ = writeln!(
-                md,
-                "| {} | `{}` | {} | {} | {} | {:.3} | {:.1} |",
-                p.config, p.row, p.position, p.depth, p.nodes, p.seconds, p.mnps
-            );
-        }
-        if let Some(note) = &results.perft_note {
-            let _ = writeln!(md, "\n{note}");
-        }
-    }
-    if let Some(calibration) = &results.calibration {
-        let _ = writeln!(md, "\n## Calibration\n\n{}.", calibration.summary());
-    }
-    let _ = writeln!(md, "\n## Rows\n");
-    for (config, row, kind, label) in &rows {
-        let _ = writeln!(md, "* {config} `{row}` ({kind}): {label}");
-    }
-    md
+    md.extend(r.perft_note.clone());
+    let calibration = r.calibration.as_ref().map(|c| c.summary());
+    md.extend(calibration.map(|c| format!("## Calibration\n\n{c}.")));
+    let legend = rows.iter().map(|(c, m)| {
+        let (row, kind, label) = (&m.name, m.kind.name(), &m.label);
+        format!("* {c} `{row}` ({kind}): {label}\n")
+    });
+    md.push(format!("## Rows\n\n{}", legend.collect::<String>()));
+    md.join("\n\n")
 }
 
 /// The peer crates in the build where each is fastest (issue 13: a peer is
-/// shown at its best, with the build named), and how its native figure
-/// compares with its default-build one. A crate's variants (cozy-chess's
-/// black magic and PEXT, chess's magic and BMI2) are one crate here: each
-/// build shows its fastest variant.
-fn peers_section(md: &mut String, results: &Results, rows: &[(String, String, String, String)]) {
+/// shown at its best, with the build named), and its native figure over its
+/// default-build one. A crate's variants (cozy-chess's black magic and PEXT,
+/// chess's magic and BMI2) are one crate here: each build shows its fastest.
+fn peers(r: &Results, rows: &Keys) -> Vec<String> {
     // `cozy-chess-magic` -> `cozy-chess`.
-    let crate_of = |row: &str| row.rsplit_once('-').map_or(row, |(c, _)| c).to_owned();
-    let mut crates: Vec<String> = rows
-        .iter()
-        .filter(|(_, _, kind, _)| kind == RowKind::Peer.name())
-        .map(|(_, row, _, _)| crate_of(row))
-        .collect();
+    fn crate_of(row: &str) -> &str {
+        row.rsplit_once('-').map_or(row, |(c, _)| c)
+    }
+    let peers = || rows.iter().filter(|(_, m)| m.kind == RowKind::Peer);
+    let mut crates: Vec<&str> = peers().map(|(_, m)| crate_of(&m.name)).collect();
     crates.sort_unstable();
     crates.dedup();
-    if crates.is_empty() {
-        return;
-    }
-    let _ = writeln!(
-        md,
-        "\n## Peers at their best build (queen, million lookups / s)\n\n\
-         Each peer crate's fastest variant in each build; `best` names the faster build. \
-         `native / runtime` ≥ 0.85 means the native build does not handicap the peer.\n"
-    );
-    let _ = writeln!(
-        md,
-        "| peer | workload | runtime | native | native / runtime | best |\n|---|---|---|---|---:|---|"
-    );
+    let mut body = Vec::new();
     for name in &crates {
-        for workload in ["throughput", "latency", "cache"] {
-            let best_in = |config: Option<&str>| {
-                results
-                    .figures
-                    .iter()
-                    .filter(|f| {
-                        crate_of(&f.row) == *name
-                            && rows.iter().any(|(c, r, k, _)| {
-                                c == &f.config && r == &f.row && k == RowKind::Peer.name()
-                            })
-                            && f.piece == "queen"
-                            && f.workload == workload
-                            && config.is_none_or(|c| f.config == c)
-                    })
-                    .max_by(|a, b| a.mlookups_per_s.total_cmp(&b.mlookups_per_s))
+        for w in ["throughput", "latency", "cache"] {
+            let mine = peers().filter(|(_, m)| crate_of(&m.name) == *name);
+            let queen = |(c, m): &(&str, &RowMeta)| r.figure(c, &m.name, "queen", w);
+            // The fastest first.
+            let mut figures: Vec<_> = mine.filter_map(queen).collect();
+            figures.sort_by(|a, b| b.mlookups_per_s.total_cmp(&a.mlookups_per_s));
+            let best =
+                |build: Option<&str>| figures.iter().find(|f| build.is_none_or(|b| f.config == b));
+            let [runtime, native, any] = [Some("runtime"), Some("native"), None].map(best);
+            let show = |f: Option<&&Figure>, build: &str| {
+                let show = |f: &&Figure| format!("{:.0} (`{}`{build})", f.mlookups_per_s, f.row);
+                f.map_or("—".to_owned(), show)
             };
-            let show = |f: Option<&hq_bench_format::Figure>| {
-                f.map_or("—".to_owned(), |f| {
-                    format!("{:.0} (`{}`)", f.mlookups_per_s, f.row)
-                })
-            };
-            let (runtime, native) = (best_in(Some("runtime")), best_in(Some("native")));
-            let ratio = match (runtime, native) {
-                (Some(r), Some(n)) => format!("{:.2}", n.mlookups_per_s / r.mlookups_per_s),
-                _ => "—".to_owned(),
-            };
-            let best = best_in(None).map_or("—".to_owned(), |f| {
-                format!("{:.0} (`{}`, {})", f.mlookups_per_s, f.row, f.config)
-            });
-            let _ = writeln!(
-                md,
-                "| {name} | {workload} | {} | {} | {ratio} | {best} |",
-                show(runtime),
-                show(native)
-            );
-        }
-    }
-}
-
-/// A set-wise entry this much slower than its own per-piece loop is flagged
-/// (the noise between two runs of one figure on these machines is about 5 %).
-const PER_PIECE_TOLERANCE: f64 = 0.95;
-
-/// Each backend's set-wise entry against a loop over its own single lookups
-/// (the `<backend>-per-piece` rows), per build, piece and slider count.
-fn per_piece_section(md: &mut String, results: &Results) {
-    let crowds = &WORKLOADS[3..6];
-    let mut body = String::new();
-    let mut slower = Vec::new();
-    for config in &results.configs {
-        let Some(meta) = &config.meta else { continue };
-        for row in meta.rows.iter().filter(|r| r.kind == RowKind::Backend) {
-            let looped = format!("{}{PER_PIECE_SUFFIX}", row.name);
-            for piece in ["queen", "rook", "bishop"] {
-                let pairs: Vec<_> = crowds
-                    .iter()
-                    .map(|(w, title)| {
-                        let entry = results.figure(&config.name, &row.name, piece, w);
-                        let per_piece = results.figure(&config.name, &looped, piece, w);
-                        (title, entry.zip(per_piece))
-                    })
-                    .collect();
-                if pairs.iter().all(|(_, p)| p.is_none()) {
-                    continue;
-                }
-                let _ = write!(
-                    body,
-                    "| {} | `{}` | `{looped}` | {piece} |",
-                    config.name, row.name
-                );
-                for (title, pair) in pairs {
-                    match pair {
-                        Some((e, l)) => {
-                            let ratio = e.mlookups_per_s / l.mlookups_per_s;
-                            let flag = if ratio < PER_PIECE_TOLERANCE {
-                                slower.push(format!(
-                                    "{} `{}` {piece} {title}: {ratio:.2}×",
-                                    config.name, row.name
-                                ));
-                                " **slower**"
-                            } else {
-                                ""
-                            };
-                            let _ = write!(
-                                body,
-                                " {:.0} / {:.0} = {ratio:.2}×{flag} |",
-                                e.mlookups_per_s, l.mlookups_per_s
-                            );
-                        }
-                        None => {
-                            let _ = write!(body, " — |");
-                        }
-                    }
-                }
-                let _ = writeln!(body);
-            }
+            let ratio = runtime
+                .zip(native)
+                .map(|(a, b)| b.mlookups_per_s / a.mlookups_per_s);
+            let ratio = ratio.map_or("—".to_owned(), |x| format!("{x:.2}"));
+            let build = any.map(|f| format!(", {}", f.config)).unwrap_or_default();
+            let [runtime, native] = [runtime, native].map(|f| show(f, ""));
+            let cells = [runtime, native, ratio, show(any, &build)];
+            body.push(line(&[name, w], cells));
         }
     }
     if body.is_empty() {
-        return;
+        return Vec::new();
     }
-    let _ = writeln!(
-        md,
-        "\n## Set-wise entry against the backend's own per-piece loop\n\n\
-         Million set-wise calls / s: the backend's set-wise entry / a loop over its own single \
-         lookups (row `<backend>{PER_PIECE_SUFFIX}`, compiled the same way) = ratio. **slower** \
-         marks an entry below {PER_PIECE_TOLERANCE:.2}× its loop.\n"
-    );
-    table_head(
-        md,
-        &["build", "backend", "per-piece row", "piece"],
-        crowds.iter().map(|(_, t)| t),
-    );
-    md.push_str(&body);
-    let _ = writeln!(
-        md,
-        "\nEntries slower than their per-piece loop: {}.",
-        if slower.is_empty() {
-            "none".to_owned()
-        } else {
-            slower.join("; ")
+    let head = "peer|workload|runtime|native|native / runtime|best";
+    vec![
+        "## Peers at their best build (queen, million lookups / s)\n\nEach peer crate's fastest \
+         variant in each build; `best` names the faster build. `native / runtime` ≥ 0.85 means \
+         the native build does not handicap the peer."
+            .to_owned(),
+        table(head, body, 2),
+    ]
+}
+
+/// Each backend's set-wise entry against a loop over its own single lookups
+/// (the `<backend>-per-piece` rows), per build, piece and slider count.
+fn per_piece_loops(r: &Results, rows: &Keys) -> Vec<String> {
+    let crowds = &WORKLOADS[3..6];
+    let (mut body, mut slower) = (Vec::new(), Vec::new());
+    let backends = rows.iter().filter(|(_, m)| m.kind == RowKind::Backend);
+    for ((c, m), piece) in backends.flat_map(|k| PIECES.map(|piece| (k, piece))) {
+        let looped = format!("{}{PER_PIECE_SUFFIX}", m.name);
+        let figure = |row: &str, w| r.figure(c, row, piece, w);
+        let pair = |w| figure(&m.name, w).zip(figure(&looped, w));
+        if crowds.iter().all(|(w, _)| pair(w).is_none()) {
+            continue;
         }
-    );
+        let cells = crowds.iter().map(|(w, title)| {
+            let Some((entry, per_piece)) = pair(w) else {
+                return "—".to_owned();
+            };
+            let (e, l) = (entry.mlookups_per_s, per_piece.mlookups_per_s);
+            if e / l < TOLERANCE {
+                slower.push(format!("{c} `{}` {piece} {title}: {:.2}×", m.name, e / l));
+            }
+            let flag = if e / l < TOLERANCE { " **slower**" } else { "" };
+            format!("{e:.0} / {l:.0} = {:.2}×{flag}", e / l)
+        });
+        body.push(line(&[c, &code(&m.name), &code(&looped), piece], cells));
+    }
+    if body.is_empty() {
+        return Vec::new();
+    }
+    if slower.is_empty() {
+        slower.push("none".to_owned());
+    }
+    let titles: Vec<_> = crowds.iter().map(|(_, t)| *t).collect();
+    let head = format!("build|backend|per-piece row|piece|{}", titles.join("|"));
+    vec![
+        format!(
+            "## Set-wise entry against the backend's own per-piece loop\n\nMillion set-wise \
+             calls / s: the backend's set-wise entry / a loop over its own single lookups (row \
+             `<backend>{PER_PIECE_SUFFIX}`, compiled the same way) = ratio. **slower** marks an \
+             entry below {TOLERANCE:.2}× its loop."
+        ),
+        table(&head, body, 4),
+        format!(
+            "Entries slower than their per-piece loop: {}.",
+            slower.join("; ")
+        ),
+    ]
+}
+
+/// Writes `text` to `path`.
+fn write(path: &Path, text: &str) -> anyhow::Result<()> {
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Writes `matrix.md` and `chart.svg` of one run into `dir`.
-pub fn write_single(results: &Results, dir: &Path) -> anyhow::Result<()> {
-    let md_path = dir.join(MATRIX_MD);
-    std::fs::write(&md_path, markdown(results))
-        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", md_path.display()))?;
-    let rows = rows_of(results);
-    let labels: Vec<String> = rows
-        .iter()
-        .map(|(c, r, _, _)| format!("{r} [{c}]"))
-        .collect();
-    let kinds: Vec<String> = rows.iter().map(|(_, _, k, _)| k.clone()).collect();
-    let panel = |workload: &str, title: &str| Panel {
-        title: title.to_owned(),
-        bars: rows
-            .iter()
-            .map(|(c, r, _, _)| {
-                results
-                    .figure(c, r, "queen", workload)
-                    .map(|f| (f.mlookups_per_s, f.ratio_to_pext))
-            })
-            .collect(),
-    };
+pub fn write_single(r: &Results, dir: &Path) -> anyhow::Result<()> {
+    write(&dir.join(MATRIX_MD), &markdown(r))?;
     let panels = [
-        panel("throughput", "queen throughput"),
-        panel("latency", "queen latency"),
-        panel("cache", "queen + 64 MiB random reads"),
+        ("throughput", "queen throughput"),
+        ("latency", "queen latency"),
+        ("cache", "queen + 64 MiB random reads"),
     ];
-    let title = format!(
-        "Queen attacks, million lookups/s (x PEXT) - {}{}",
-        results.cpu.model_name,
-        if results.quick { " - QUICK RUN" } else { "" }
-    );
-    chart::draw(&dir.join(CHART_SVG), &title, &labels, &kinds, &panels)
+    let (model, quick) = (&r.cpu.model_name, if r.quick { " - QUICK RUN" } else { "" });
+    let title = format!("Queen attacks, million lookups/s (x PEXT) - {model}{quick}");
+    let panels = panels.map(|(w, title)| (title.to_owned(), r, w));
+    chart::draw(&dir.join(CHART_SVG), &title, &rows_of(r), &panels)
 }
 
-/// Writes one Markdown matrix and one chart for several runs, a column group per CPU.
+/// Writes one Markdown matrix and one chart for several runs, a column group
+/// per run (A, B, ...).
 pub fn write_merged(runs: &[(String, Results)], out: &Path) -> anyhow::Result<()> {
-    let mut keys: Vec<(String, String, String)> = Vec::new();
-    for (_, r) in runs {
-        for (c, row, kind, _) in rows_of(r) {
-            if !keys.iter().any(|(kc, kr, _)| kc == &c && kr == &row) {
-                keys.push((c, row, kind));
-            }
-        }
-    }
-    let tag = |i: usize| char::from(b'A' + (i % 26) as u8).to_string();
-    let mut md = String::new();
-    let _ = writeln!(
-        md,
-        "# Slider-attack benchmark matrix: {} runs merged\n",
-        runs.len()
-    );
-    for (i, (dir, r)) in runs.iter().enumerate() {
-        let _ = writeln!(
-            md,
-            "* **{}** = `{dir}`: {}; {}; commit {}; {}{}",
-            tag(i),
-            r.cpu.summary(),
-            r.rustc,
-            r.git_commit,
-            r.date,
-            if r.quick { "; **quick** run" } else { "" }
-        );
-    }
-    let _ = writeln!(
-        md,
-        "\nQueen, million lookups / s (× PEXT of the same run and build). Column group per run.\n"
-    );
+    let mut keys: Vec<_> = runs.iter().flat_map(|(_, r)| rows_of(r)).collect();
+    let mut seen = HashSet::new();
+    keys.retain(|(c, m)| seen.insert((*c, &m.name)));
+    let tag = |i: usize| char::from(b'A' + (i % 26) as u8);
+    let list = runs.iter().enumerate().map(|(i, (dir, r))| {
+        let (tag, quick) = (tag(i), if r.quick { "; **quick** run" } else { "" });
+        let (cpu, rustc, commit, date) = (r.cpu.summary(), &r.rustc, &r.git_commit, &r.date);
+        format!("* **{tag}** = `{dir}`: {cpu}; {rustc}; commit {commit}; {date}{quick}\n")
+    });
     let cols = [
         ("throughput", "thr"),
         ("latency", "lat"),
         ("cache", "cache"),
     ];
-    table_head(
-        &mut md,
-        &["build", "row"],
-        (0..runs.len()).flat_map(|i| cols.map(|(_, short)| format!("{} {short}", tag(i)))),
-    );
-    for (config, row, _) in &keys {
-        let _ = write!(md, "| {config} | `{row}` |");
-        for (_, r) in runs {
-            for (w, _) in cols {
-                let _ = write!(md, " {} |", cell(r, config, row, "queen", w));
-            }
-        }
-        let _ = writeln!(md);
-    }
-    std::fs::create_dir_all(out)
-        .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", out.display()))?;
-    let md_path = out.join(MATRIX_MD);
-    std::fs::write(&md_path, md)
-        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", md_path.display()))?;
-    // The chart shows queen throughput: rows without it (the reads-only floor) are left out.
-    keys.retain(|(c, row, _)| {
-        runs.iter()
-            .any(|(_, r)| r.figure(c, row, "queen", "throughput").is_some())
+    let groups =
+        (0..runs.len()).flat_map(|i| cols.map(|(_, short)| format!("|{} {short}", tag(i))));
+    let body = keys.iter().map(|(c, m)| {
+        let cells = runs
+            .iter()
+            .flat_map(|(_, r)| cols.map(|(w, _)| cell(r, c, &m.name, "queen", w)));
+        line(&[c, &code(&m.name)], cells)
     });
-    let labels: Vec<String> = keys.iter().map(|(c, r, _)| format!("{r} [{c}]")).collect();
-    let kinds: Vec<String> = keys.iter().map(|(_, _, k)| k.clone()).collect();
-    let panels: Vec<Panel> = runs
-        .iter()
-        .enumerate()
-        .map(|(i, (_, r))| Panel {
-            title: format!(
-                "{}: {}{}",
-                tag(i),
-                r.cpu.model_name,
-                if r.quick { " (quick run)" } else { "" }
-            ),
-            bars: keys
-                .iter()
-                .map(|(c, row, _)| {
-                    r.figure(c, row, "queen", "throughput")
-                        .map(|f| (f.mlookups_per_s, f.ratio_to_pext))
-                })
-                .collect(),
-        })
-        .collect();
-    chart::draw(
-        &out.join(CHART_SVG),
-        "Queen throughput, million lookups/s (x PEXT), per run",
-        &labels,
-        &kinds,
-        &panels,
-    )?;
-    println!(
-        "merged {} runs into {} and {}",
-        runs.len(),
-        md_path.display(),
-        out.join(CHART_SVG).display()
+    let table = table(&format!("build|row{}", groups.collect::<String>()), body, 2);
+    let (n, list) = (runs.len(), list.collect::<String>());
+    let md = format!(
+        "# Slider-attack benchmark matrix: {n} runs merged\n\n{list}\nQueen, million lookups / s \
+         (× PEXT of the same run and build). Column group per run.\n\n{table}\n"
     );
+    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let (md_path, svg_path) = (out.join(MATRIX_MD), out.join(CHART_SVG));
+    write(&md_path, &md)?;
+    // The chart shows queen throughput: rows without it (the reads-only floor) are left out.
+    let throughput = |c: &str, row: &str| {
+        let mut figures = runs
+            .iter()
+            .map(|(_, r)| r.figure(c, row, "queen", "throughput"));
+        figures.any(|f| f.is_some())
+    };
+    keys.retain(|(c, m)| throughput(c, &m.name));
+    let panels = runs.iter().enumerate().map(|(i, (_, r))| {
+        let quick = if r.quick { " (quick run)" } else { "" };
+        let title = format!("{}: {}{quick}", tag(i), r.cpu.model_name);
+        (title, r, "throughput")
+    });
+    let title = "Queen throughput, million lookups/s (x PEXT), per run";
+    chart::draw(&svg_path, title, &keys, &panels.collect::<Vec<_>>())?;
+    let (md_path, svg_path) = (md_path.display(), svg_path.display());
+    println!("merged {n} runs into {md_path} and {svg_path}");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn tables_are_markdown_with_the_figures_right_aligned() {
+        let table = super::table("row|figure", [vec!["`a`".into(), "1".into()]], 1);
+        assert_eq!(
+            table,
+            "| row | figure |\n|-----|-------:|\n| `a` |      1 |"
+        );
+    }
 }
