@@ -30,13 +30,11 @@ const LATE_FEATURES: [&str; 7] = [
 
 /// The identity and levels a run recorded.
 fn identity_of(r: &Results) -> (Identity, impl Fn(Level) -> bool + '_) {
-    let vendor = match r.cpu.vendor.as_str() {
-        "Intel" => Vendor::Intel,
-        "Amd" => Vendor::Amd,
-        "Hygon" => Vendor::Hygon,
-        "NotX86" => Vendor::NotX86,
-        _ => Vendor::OtherX86,
-    };
+    let vendor: Vendor = r
+        .cpu
+        .vendor
+        .parse()
+        .unwrap_or_else(|e| panic!("{}: {e}", r.cpu.id));
     let id = Identity {
         vendor,
         family: r.cpu.family,

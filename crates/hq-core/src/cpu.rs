@@ -774,6 +774,67 @@ pub enum Vendor {
     NotX86,
 }
 
+impl Vendor {
+    /// Every vendor, in declaration order.
+    pub const ALL: [Vendor; 5] = [
+        Vendor::Intel,
+        Vendor::Amd,
+        Vendor::Hygon,
+        Vendor::OtherX86,
+        Vendor::NotX86,
+    ];
+
+    /// A stable name, as recorded in benchmark results (`Display` writes
+    /// it, `FromStr` reads it back).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Vendor::Intel => "Intel",
+            Vendor::Amd => "Amd",
+            Vendor::Hygon => "Hygon",
+            Vendor::OtherX86 => "OtherX86",
+            Vendor::NotX86 => "NotX86",
+        }
+    }
+}
+
+impl fmt::Display for Vendor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl core::str::FromStr for Vendor {
+    type Err = UnknownVendor;
+
+    /// The vendor of a [`Vendor::name`].
+    ///
+    /// ```
+    /// use hq_core::cpu::Vendor;
+    /// assert_eq!("Amd".parse(), Ok(Vendor::Amd));
+    /// assert!("AMD".parse::<Vendor>().is_err());
+    /// ```
+    fn from_str(name: &str) -> Result<Self, UnknownVendor> {
+        Vendor::ALL
+            .into_iter()
+            .find(|v| v.name() == name)
+            .ok_or(UnknownVendor)
+    }
+}
+
+/// A vendor name that no [`Vendor`] has.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct UnknownVendor;
+
+impl fmt::Display for UnknownVendor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown CPU vendor name; the names: ")?;
+        for (i, v) in Vendor::ALL.iter().enumerate() {
+            write!(f, "{}{v}", if i == 0 { "" } else { ", " })?;
+        }
+        Ok(())
+    }
+}
+
 /// Who the CPU is: what choices that depend on the micro-architecture need.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Identity {
