@@ -1,29 +1,24 @@
-//! `cargo xtask emu-test`: the AVX-512 suites on emulated CPUs.
+//! `cargo xtask emu-test`: the AVX-512 suites on emulated CPUs, which add
+//! the CPUs this machine is not, both ways (an AVX-512 host also runs them
+//! natively in `cargo test`).
 //!
-//! Builds lean static test binaries (`+crt-static`, `--release`, target
-//! `x86_64-unknown-linux-gnu`, into `target/emu` so normal builds keep their
-//! cache), finds them in cargo's JSON messages, and boots each under
-//! `../shared/avx512-emu/run` (Bochs; the sibling `shared/` of the workspace):
-//!
-//! * `tigerlake` (AVX-512 F/BW/VBMI, GFNI): the `avx512` backend's shared
-//!   suite (`Depth::Full`, about a minute emulated; `--quick` for
-//!   `Depth::Quick`, whose per-line part stays exhaustive), the AVX-512
-//!   VPPERM tests and vectors, the mailbox transposition. None of them may
-//!   report SKIPPED there; `hq-info` must give the `intel-avx512` class's
-//!   choice.
-//! * `haswell` (no AVX-512): the same backend suite and mailbox tests must
-//!   report SKIPPED with the missing features; `hq-info` must choose a
-//!   backend other than `avx512`.
-//!
-//! On a CPU with AVX-512 these run natively too (`cargo test`); the
-//! emulated runs add the CPUs this machine is not, both ways.
-//!
-//! Prints a summary (cases checked per test, wall time per run) and fails if
-//! a run fails or an expectation is not met. Without the harness or without
-//! root it prints that the emulated suites were SKIPPED, and why, and succeeds.
-//!
-//! Options: `--quick` (Depth::Quick for the backend suite), `--timeout S`
-//! (per run, default 900).
+//! Builds static test binaries (`+crt-static`, into `target/emu` so normal
+//! builds keep their cache) and boots each under `../shared/avx512-emu/run`
+//! (Bochs, beside the workspace; root, for its chroot): on `tigerlake`
+//! (AVX-512 F/BW/VBMI, GFNI) the `avx512` backend's shared suite, the AVX-512
+//! VPPERM tests and vectors and the mailbox transposition report no SKIPPED,
+//! and `hq-info` gives the `intel-avx512` class's choice; on `haswell` the
+//! suite and mailbox tests report SKIPPED, and `hq-info` chooses no `avx512`.
+//! Without the harness or root the task says SKIPPED, and why, and succeeds.
+
+use anyhow::{Context, Result, bail, ensure};
+use cargo_metadata::{Message, MetadataCommand, TargetKind, camino::Utf8PathBuf};
+use hq::choice::CLASSES;
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::process::{Command, Stdio};
+use std::time::Instant;
+use xshell::cmd;
 
 /// `cargo xtask emu-test`'s options.
 #[derive(clap::Args)]
@@ -36,393 +31,203 @@ pub struct Args {
     pub timeout: u32,
 }
 
-use rayon::prelude::*;
-use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::Instant;
-
-/// One emulated run: which test binary, on which CPU, with what arguments,
-/// and what its output must show.
-struct Run {
-    /// `package/target` as cargo names them (target: test file stem or bin name).
-    binary: (&'static str, &'static str),
-    cpu: &'static str,
-    /// Test-name filter and extra harness arguments.
-    args: &'static [&'static str],
-    /// `true`: output must contain no `SKIPPED`; `false`: must contain one.
-    features_present: bool,
-    /// What this run shows, for the summary.
-    purpose: &'static str,
-}
-
-const RUNS: &[Run] = &[
-    Run {
-        binary: ("hq-simd", "suite"),
-        cpu: "tigerlake",
-        args: &["avx512"],
-        features_present: true,
-        purpose: "avx512 backend: the shared suite",
-    },
-    Run {
-        binary: ("hq-xop", "vpperm"),
-        cpu: "tigerlake",
-        args: &["avx512"],
-        features_present: true,
-        purpose: "AVX-512 VPPERM x4 = model (proptest, all 256 selectors)",
-    },
-    Run {
-        binary: ("hq-xop", "model_vectors"),
-        cpu: "tigerlake",
-        args: &[],
-        features_present: true,
-        purpose: "hand-derived VPPERM vectors: model, SSSE3, AVX-512",
-    },
-    Run {
-        binary: ("hq-mailbox", "agree"),
-        cpu: "tigerlake",
-        args: &[],
-        features_present: true,
-        purpose: "mailbox <-> planes and one-hot bitboards: AVX-512 = scalar",
-    },
-    Run {
-        binary: ("hq-info", "hq-info"),
-        cpu: "tigerlake",
-        args: &["--no-check"],
-        features_present: true,
-        purpose: "facade choice on an AVX-512 CPU",
-    },
-    Run {
-        binary: ("hq-simd", "suite"),
-        cpu: "haswell",
-        args: &["avx512"],
-        features_present: false,
-        purpose: "no AVX-512: the avx512 suite is SKIPPED",
-    },
-    Run {
-        binary: ("hq-mailbox", "agree"),
-        cpu: "haswell",
-        args: &[],
-        features_present: false,
-        purpose: "no AVX-512: transposition falls back to scalar",
-    },
-    Run {
-        binary: ("hq-info", "hq-info"),
-        cpu: "haswell",
-        args: &["--no-check"],
-        features_present: false,
-        purpose: "facade choice without AVX-512 picks other backends",
-    },
+/// The runs, as `cpu package/target [arguments]: what it shows` (target: a
+/// test file's stem or a bin; arguments: a test filter, or hq-info's).
+const RUNS: [&str; 8] = [
+    "tigerlake hq-simd/suite avx512: avx512 backend: the shared suite",
+    "tigerlake hq-xop/vpperm avx512: AVX-512 VPPERM x4 = model (proptest, all 256 selectors)",
+    "tigerlake hq-xop/model_vectors: hand-derived VPPERM vectors: model, SSSE3, AVX-512",
+    "tigerlake hq-mailbox/agree: mailbox <-> planes and one-hot bitboards: AVX-512 = scalar",
+    "tigerlake hq-info/hq-info --no-check: facade choice on an AVX-512 CPU",
+    "haswell hq-simd/suite avx512: no AVX-512: the avx512 suite is SKIPPED",
+    "haswell hq-mailbox/agree: no AVX-512: transposition falls back to scalar",
+    "haswell hq-info/hq-info --no-check: facade choice without AVX-512 picks other backends",
 ];
-
-const PACKAGES: &[&str] = &["hq-simd", "hq-xop", "hq-mailbox", "hq-info"];
-const TARGET: &str = "x86_64-unknown-linux-gnu";
+/// The CPU with AVX-512, where no test may report SKIPPED; on the other one must.
+const AVX512_CPU: &str = "tigerlake";
+const HQ_INFO: &str = "hq-info/hq-info";
 
 /// Runs the emulated suites (see the module docs).
-pub fn run(args: &Args) -> anyhow::Result<()> {
-    let (quick, timeout) = (args.quick, args.timeout);
-    let root = crate::workspace_root();
-    let harness = root
-        .parent()
-        .map(|p| p.join("shared/avx512-emu/run"))
-        .unwrap_or_default();
-    if !harness.is_file() {
-        println!(
-            "emu-test: SKIPPED the emulated AVX-512 suites: the harness {} is absent \
-             (it lives beside the checkout as ../shared/avx512-emu)",
-            harness.display()
-        );
-        return Ok(());
-    }
-    if !is_root() {
-        println!(
-            "emu-test: SKIPPED the emulated AVX-512 suites: {} must run as root (chroot)",
-            harness.display()
-        );
+pub fn run(args: &Args) -> Result<()> {
+    let sh = crate::sh()?;
+    let harness = sh.current_dir().with_file_name("shared/avx512-emu/run");
+    // The effective user id from `id` rather than a hand read of /proc: the
+    // harness is a POSIX shell script, so `id` is there wherever it runs.
+    let skip = if !harness.is_file() {
+        "is absent (it lives beside the checkout as ../shared/avx512-emu)"
+    } else if cmd!(sh, "id -u").read().ok().as_deref() != Some("0") {
+        "must run as root (chroot)"
+    } else {
+        ""
+    };
+    if !skip.is_empty() {
+        let harness = harness.display();
+        println!("emu-test: SKIPPED the emulated AVX-512 suites: the harness {harness} {skip}");
         return Ok(());
     }
 
     let started = Instant::now();
-    let executables = build(&root)?;
-    println!(
-        "emu-test: built {} test binaries in {:.0?}",
-        executables.len(),
-        started.elapsed()
-    );
+    let executables = build()?;
+    let (built, elapsed) = (executables.len(), started.elapsed());
+    println!("emu-test: built {built} test binaries in {elapsed:.0?}");
 
+    let timeout = args.timeout.to_string();
+    let depth = args.quick.then_some(["--env", "HQ_SUITE_DEPTH=quick"]);
     // Each run is a single-threaded emulator: rayon runs as many at a time
     // as there are cores, each run's output printed whole when it ends.
-    let run_one = |r: &'static Run| -> anyhow::Result<_> {
-        let exe = executables
-            .get(&(r.binary.0.to_string(), r.binary.1.to_string()))
-            .ok_or_else(|| {
-                anyhow::anyhow!(
-                    "emu-test: cargo built no executable for {}/{} (renamed?)",
-                    r.binary.0,
-                    r.binary.1
-                )
-            })?;
-        let is_test = r.binary.1 != "hq-info";
-        let mut cmd = Command::new(&harness);
-        cmd.args(["--cpu", r.cpu, "--timeout", &timeout.to_string()]);
-        if quick {
-            cmd.args(["--env", "HQ_SUITE_DEPTH=quick"]);
-        }
-        cmd.arg(exe);
-        if is_test {
-            cmd.args(["--test-threads=1", "--nocapture"]);
-        }
-        cmd.args(r.args);
+    let run_one = |row: &'static str| -> Result<_> {
+        let (spec, purpose) = row.split_once(": ").expect("RUNS: `spec: purpose`");
+        let (cpu, spec) = spec.split_once(' ').expect("RUNS: `cpu package/target`");
+        let (binary, args) = spec.split_once(' ').unwrap_or((spec, ""));
+        let exe = executables.get(binary).with_context(|| {
+            format!("emu-test: cargo built no executable for {binary} (renamed?)")
+        })?;
+        let test_args = (binary != HQ_INFO).then_some(["--test-threads=1", "--nocapture"]);
+        let (depth, test_args) = (depth.iter().flatten(), test_args.iter().flatten());
+        let args = args.split_whitespace();
+        let sh = crate::sh()?;
+        let cmd = cmd!(sh, "{harness} --cpu {cpu} --timeout {timeout} {depth...}");
         let t = Instant::now();
-        let (status, lines) = run_harness(cmd)?;
+        // Not xshell's `output()`, which would also capture the harness's
+        // stderr (its progress and boot diagnostics): that goes on live.
+        let out = Command::from(cmd.arg(exe).args(test_args).args(args))
+            .stderr(Stdio::inherit())
+            .output()
+            .context("emu-test: cannot start the harness")?;
         let seconds = t.elapsed().as_secs_f64();
-        println!(
-            "emu-test: [{}] {}/{}: {}\n{}",
-            r.cpu,
-            r.binary.0,
-            r.binary.1,
-            r.purpose,
-            lines
-                .iter()
-                .map(|l| format!("    | {l}\n"))
-                .collect::<String>()
-        );
-        let problem = check(r, status, &lines);
-        Ok((r, seconds, summary_lines(&lines), problem))
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let shown: String = stdout.lines().map(|l| format!("    | {l}\n")).collect();
+        println!("emu-test: [{cpu}] {binary}: {purpose}\n{shown}");
+        let problem = check(cpu, binary, out.status.code(), &stdout);
+        Ok((cpu, binary, purpose, seconds, stdout, problem))
     };
     // The first run alone: on a machine's first use the harness installs its
     // host packages with apt-get, and two runs doing that at once fail on
     // dpkg's lock (7 of 8 runs failed so in a fresh-clone CI run).
-    let (first, rest) = RUNS.split_first().expect("at least one run");
-    let mut results = vec![run_one(first)?];
-    results.extend(
-        rest.par_iter()
-            .map(run_one)
-            .collect::<anyhow::Result<Vec<_>>>()?,
-    );
+    let mut results = vec![run_one(RUNS[0])?];
+    let rest: Result<Vec<_>> = RUNS[1..].par_iter().map(|r| run_one(r)).collect();
+    results.extend(rest?);
 
+    let at_once = rayon::current_num_threads();
     println!(
-        "\n==== emu-test summary (Bochs, {} runs at a time; wall time per run includes ~15 s of boot) ====",
-        rayon::current_num_threads()
+        "\n==== emu-test summary (Bochs, {at_once} runs at a time; wall time per run includes ~15 s of boot) ===="
     );
     let mut failures = 0;
-    for (r, seconds, summary, problem) in &results {
-        let verdict = if problem.is_none() { "PASS" } else { "FAIL" };
-        println!(
-            "{verdict} [{}] {}/{} ({seconds:.0} s): {}",
-            r.cpu, r.binary.0, r.binary.1, r.purpose
-        );
-        for line in summary {
-            println!("    {line}");
+    for (cpu, binary, purpose, seconds, stdout, problem) in &results {
+        let verdict = if problem.is_ok() { "PASS" } else { "FAIL" };
+        println!("{verdict} [{cpu}] {binary} ({seconds:.0} s): {purpose}");
+        for line in stdout.lines().filter(|l| is_summary_line(l)) {
+            println!("    {}", line.trim_start_matches("test "));
         }
-        if let Some(p) = problem {
-            println!("    problem: {p}");
+        if let Err(problem) = problem {
+            println!("    problem: {problem}");
             failures += 1;
         }
     }
-    println!(
-        "emu-test: {} runs, {failures} failed, {:.0?} in all",
-        results.len(),
-        started.elapsed()
-    );
-    if failures > 0 {
-        Err(anyhow::anyhow!(
-            "emu-test: {failures} emulated run(s) failed"
-        ))
-    } else {
-        Ok(())
-    }
+    let (runs, elapsed) = (results.len(), started.elapsed());
+    println!("emu-test: {runs} runs, {failures} failed, {elapsed:.0?} in all");
+    ensure!(failures == 0, "emu-test: {failures} emulated run(s) failed");
+    Ok(())
 }
 
-fn is_root() -> bool {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("Uid:"))
-                .map(|l| l.split_whitespace().nth(2) == Some("0"))
-        })
-        .unwrap_or(false)
-}
-
-/// Builds the static test binaries; returns (package, target name) -> executable.
-fn build(root: &Path) -> anyhow::Result<BTreeMap<(String, String), PathBuf>> {
+/// Builds the static test binaries (of the packages in [`RUNS`]); returns
+/// `package/target` -> executable.
+fn build() -> Result<BTreeMap<String, Utf8PathBuf>> {
+    let sh = crate::sh()?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let mut cmd = Command::new(cargo);
-    cmd.current_dir(root)
-        .args([
-            "test",
-            "--release",
-            "--no-run",
-            "--message-format=json",
-            "--target",
-            TARGET,
-        ])
+    let root = sh.current_dir();
+    // Whether the build succeeded is the `build-finished` message's, below.
+    let stdout = cmd!(sh, "{cargo} test --release --no-run --message-format=json --target x86_64-unknown-linux-gnu -p hq-simd -p hq-xop -p hq-mailbox -p hq-info")
         .env("RUSTFLAGS", "-C target-feature=+crt-static")
         .env("CARGO_TARGET_DIR", root.join("target/emu"))
-        .stderr(Stdio::inherit());
-    for p in PACKAGES {
-        cmd.args(["-p", p]);
-    }
-    let out = cmd
-        .output()
-        .map_err(|e| anyhow::anyhow!("emu-test: cannot run cargo: {e}"))?;
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let messages: Vec<serde_json::Value> = stdout
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect();
-    if !out.status.success() {
-        // With --message-format=json the diagnostics are in stdout: show them.
-        for msg in &messages {
-            if let Some(text) = msg["message"]["rendered"].as_str() {
-                eprint!("{text}");
+        .ignore_status()
+        .read()?;
+    let metadata = MetadataCommand::new().current_dir(&root).no_deps().exec()?;
+    let (mut found, mut diagnostics, mut success) = (BTreeMap::new(), String::new(), false);
+    for message in Message::parse_stream(stdout.as_bytes()) {
+        match message? {
+            Message::CompilerMessage(m) => diagnostics += &m.message.rendered.unwrap_or_default(),
+            Message::CompilerArtifact(a) => {
+                // A bin target yields two executables of the same name: the
+                // program and its unit-test harness (`profile.test`). Keep the
+                // program, or which one wins would depend on build order.
+                if a.profile.test && a.target.kind.contains(&TargetKind::Bin) {
+                    continue;
+                }
+                let package = metadata.packages.iter().find(|p| p.id == a.package_id);
+                if let (Some(exe), Some(package)) = (a.executable, package) {
+                    found.insert(format!("{}/{}", package.name, a.target.name), exe);
+                }
             }
+            Message::BuildFinished(finished) => success = finished.success,
+            _ => {}
         }
-        return Err(anyhow::anyhow!(
-            "emu-test: building the static test binaries failed ({})",
-            out.status
-        ));
     }
-    let mut found = BTreeMap::new();
-    for msg in messages {
-        if msg["reason"] != "compiler-artifact" {
-            continue;
-        }
-        let Some(exe) = msg["executable"].as_str() else {
-            continue;
-        };
-        // A bin target yields two executables of the same name: the program
-        // and its unit-test harness. Keep the program (the harness of a bin
-        // has `profile.test`), or which one wins would depend on build order.
-        let is_bin = msg["target"]["kind"]
-            .as_array()
-            .is_some_and(|k| k.iter().any(|k| k == "bin"));
-        if is_bin && msg["profile"]["test"] == true {
-            continue;
-        }
-        let package = msg["package_id"].as_str().unwrap_or_default();
-        let name = msg["target"]["name"].as_str().unwrap_or_default();
-        let Some(pkg) = PACKAGES.iter().find(|p| package_name_matches(package, p)) else {
-            continue;
-        };
-        found.insert((pkg.to_string(), name.to_string()), PathBuf::from(exe));
+    if !success {
+        // With --message-format=json the diagnostics are in stdout: show them.
+        eprint!("{diagnostics}");
+        bail!("emu-test: building the static test binaries failed");
     }
     Ok(found)
 }
 
-/// Whether a cargo package id (`path+file:///.../crates/hq-xop#0.1.0` or
-/// `hq-xop 0.1.0 (path+...)`) names `package`.
-fn package_name_matches(id: &str, package: &str) -> bool {
-    id.starts_with(&format!("{package} "))
-        || id.contains(&format!("/{package}#"))
-        || id.contains(&format!("#{package}@"))
-}
-
-/// Runs the harness; returns the exit code and the lines of its output.
-fn run_harness(mut cmd: Command) -> anyhow::Result<(Option<i32>, Vec<String>)> {
-    let mut child = cmd
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .map_err(|e| anyhow::anyhow!("emu-test: cannot start the harness: {e}"))?;
-    let mut lines = Vec::new();
-    if let Some(out) = child.stdout.take() {
-        lines.extend(BufReader::new(out).lines().map_while(Result::ok));
-    }
-    let status = child
-        .wait()
-        .map_err(|e| anyhow::anyhow!("emu-test: harness: {e}"))?;
-    Ok((status.code(), lines))
-}
-
 /// The lines worth keeping in the summary: case counts, skips, detection, verdicts.
-fn summary_lines(lines: &[String]) -> Vec<String> {
-    lines
-        .iter()
-        .filter(|l| {
-            l.contains("checked against the oracle")
-                || l.contains("SKIPPED")
-                || l.contains(" = ")
-                || l.contains("agree")
-                || l.contains("vectors passed")
-                || l.starts_with("single lookups:")
-                || l.starts_with("batches:")
-                || l.starts_with("set-wise:")
-                || l.starts_with("active:")
-                || l.starts_with("test result:")
-                || l.contains("present: require()")
-        })
-        .map(|l| l.trim_start_matches("test ").to_string())
-        .collect()
+fn is_summary_line(l: &str) -> bool {
+    let within = [
+        "checked against the oracle",
+        "SKIPPED",
+        " = ",
+        "agree",
+        "vectors passed",
+        "present: require()",
+    ];
+    let starts = ["single lookups:", "batches:", "set-wise:", "active:"];
+    within.iter().any(|s| l.contains(s))
+        || starts.iter().any(|s| l.starts_with(s))
+        || l.starts_with("test result:")
 }
 
-/// `None` if the run met its expectations, else what went wrong.
-fn check(r: &Run, status: Option<i32>, lines: &[String]) -> Option<String> {
+/// Whether a run met its expectations, given the harness's exit code.
+fn check(cpu: &str, binary: &str, status: Option<i32>, stdout: &str) -> Result<()> {
     match status {
         Some(0) => {}
-        Some(124) => return Some("timed out".into()),
-        Some(125) => return Some("the harness or the emulated boot failed".into()),
-        Some(c) => return Some(format!("exit status {c}")),
-        None => return Some("killed by a signal".into()),
+        Some(124) => bail!("timed out"),
+        Some(125) => bail!("the harness or the emulated boot failed"),
+        // The program's own status, or 128 + N if it died from signal N.
+        Some(c) => bail!("exit status {c}"),
+        None => bail!("killed by a signal"),
     }
-    let skipped = lines.iter().any(|l| l.contains("SKIPPED"));
-    if r.binary.1 == "hq-info" {
-        // The first screen: one line per entry point.
-        let value = |name: &str| {
-            lines
-                .iter()
-                .find_map(|l| l.strip_prefix(name))
-                .map(|v| v.trim().to_owned())
+    let avx512 = cpu == AVX512_CPU;
+    if binary == HQ_INFO {
+        // Its first screen (one line per entry point), and the plan of the
+        // class the emulated Tiger Lake (Intel, AVX-512, GFNI) belongs to,
+        // from the choice table itself.
+        let value = |name| stdout.lines().find_map(|l| l.strip_prefix(name));
+        let [Some(s), Some(b), Some(w)] = ["single lookups:", "batches:", "set-wise:"].map(value)
+        else {
+            bail!("hq-info printed no `single lookups:`, `batches:` and `set-wise:` lines");
         };
-        let choice = match (
-            value("single lookups:"),
-            value("batches:"),
-            value("set-wise:"),
-        ) {
-            (Some(single), Some(batch), Some(setwise)) => Some(format!(
-                "single lookups: {single}, batches: {batch}, set-wise: {setwise}"
-            )),
-            _ => None,
-        };
-        return match (choice, r.features_present) {
-            (None, _) => Some(
-                "hq-info printed no `single lookups:`, `batches:` and `set-wise:` lines".into(),
+        let [s, b, w] = [s, b, w].map(str::trim);
+        let class = CLASSES.iter().find(|c| c.name == "intel-avx512");
+        let p = class.expect("an intel-avx512 class").plan();
+        let [ps, pb, pw] = [p.single, p.batch, p.setwise].map(|x| x.compact().to_string());
+        let choice = format!("single lookups: {s}, batches: {b}, set-wise: {w}");
+        let expected = format!("single lookups: {ps}, batches: {pb}, set-wise: {pw}");
+        return match avx512 {
+            true if !choice.starts_with(&expected) => bail!(
+                "the emulated Tiger Lake should get the intel-avx512 class's choice ({expected}): {choice}"
             ),
-            (Some(c), false) if c.contains("avx512") => {
-                Some(format!("chose avx512 on a CPU without AVX-512: {c}"))
+            false if choice.contains("avx512") => {
+                bail!("chose avx512 on a CPU without AVX-512: {choice}")
             }
-            (Some(c), true) if !c.starts_with(&intel_avx512_choice()) => Some(format!(
-                "the emulated Tiger Lake should get the intel-avx512 class's choice ({}): {c}",
-                intel_avx512_choice()
-            )),
-            _ => None,
+            _ => Ok(()),
         };
     }
-    if !lines.iter().any(|l| l.starts_with("test result: ok")) {
-        return Some("no `test result: ok` line".into());
+    let passed = stdout.lines().any(|l| l.starts_with("test result: ok"));
+    match (passed, avx512, stdout.contains("SKIPPED")) {
+        (false, ..) => bail!("no `test result: ok` line"),
+        (_, true, true) => bail!("a test was SKIPPED on a CPU that has the features"),
+        (_, false, false) => bail!("expected SKIPPED (no AVX-512 here) but nothing was skipped"),
+        _ => Ok(()),
     }
-    match (r.features_present, skipped) {
-        (true, true) => Some("a test was SKIPPED on a CPU that has the features".into()),
-        (false, false) => Some("expected SKIPPED (no AVX-512 here) but nothing was skipped".into()),
-        _ => None,
-    }
-}
-
-/// The lines `hq-info` prints for the class the emulated Tiger Lake (Intel,
-/// AVX-512 and GFNI) belongs to, from the choice table itself (its plan,
-/// with the per-piece exceptions).
-fn intel_avx512_choice() -> String {
-    let class = hq::choice::CLASSES
-        .iter()
-        .find(|c| c.name == "intel-avx512")
-        .expect("the choice table has an intel-avx512 class");
-    let p = class.plan();
-    format!(
-        "single lookups: {}, batches: {}, set-wise: {}",
-        p.single.compact(),
-        p.batch.compact(),
-        p.setwise.compact()
-    )
 }
