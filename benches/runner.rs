@@ -5,7 +5,8 @@
 //!
 //! Progress goes to stdout as `hq-bench: ...` lines (what `cargo xtask
 //! bench-matrix` shows); with `HQ_BENCH_META=<path>` the run also writes what
-//! it measured and what it skipped as JSON beside criterion's own output.
+//! it measured and what it skipped as JSON, and with `HQ_BENCH_ROUNDS` it
+//! times in its own rounds instead of criterion (`HQ_BENCH_OUT`: the samples).
 
 use crate::reference::{Kindergarten, KoggeStone, ObstructionDifference, Rotated, SetwiseHq};
 use crate::{
