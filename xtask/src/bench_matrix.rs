@@ -16,6 +16,7 @@ mod results;
 
 pub use results::check_outputs;
 
+use crate::CARGO;
 use anyhow::{Context, bail, ensure};
 use cargo_metadata::Message;
 use hq_bench_format::{ConfigRun, Figure, Results, SCHEMA, TimedCell};
@@ -24,9 +25,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 use xshell::{Cmd, Shell, cmd};
-
-/// The cargo that runs xtask.
-const CARGO: &str = env!("CARGO");
 
 /// `cargo xtask bench-matrix`'s options.
 #[derive(clap::Args, Default)]
@@ -179,7 +177,7 @@ fn build_env<'a>(cmd: Cmd<'a>, rustflags: &str) -> Cmd<'a> {
 /// Runs `cmd`, handing its stdout to `on_line` line by line as it comes
 /// (xshell only collects output; the progress must show while it runs).
 fn stream(cmd: Cmd<'_>, mut on_line: impl FnMut(&str)) -> anyhow::Result<()> {
-    let shown = cmd.to_string();
+    let shown = crate::shown(&cmd);
     let mut child = Command::from(cmd).stdout(Stdio::piped()).spawn()?;
     for line in BufReader::new(child.stdout.take().expect("piped")).lines() {
         on_line(&line?);

@@ -19,6 +19,7 @@
 //! qemu, Node) is SKIPPED with the commands that install it (`.ci/run` does).
 //! Builds go to `target/cross`, so that the host's build cache stays intact.
 
+use crate::CARGO;
 use anyhow::{Result, ensure};
 use std::time::Instant;
 use xshell::{Cmd, Shell, cmd};
@@ -34,7 +35,6 @@ pub struct Args {
 const AARCH64: &str = "aarch64-unknown-linux-gnu";
 const WASI: &str = "wasm32-wasip1";
 const WASM: &str = "wasm32-unknown-unknown";
-const CARGO: &str = env!("CARGO");
 
 /// `CARGO_TARGET_<TRIPLE>_<key>`: cargo's setting `key` for `triple`.
 fn target_var(triple: &str, key: &str) -> String {
@@ -103,7 +103,7 @@ fn target(sh: &Shell, triple: &str, needs: &[(&str, &str)], steps: Vec<(&str, Cm
     let mut times = Vec::new();
     for (name, cmd) in steps {
         // `==> ` rather than xshell's `$ ` on stderr: .ci/run shows these lines.
-        let shown = cmd.to_string().replacen(CARGO, "cargo", 1);
+        let shown = crate::shown(&cmd);
         println!("\n==> {name}: {shown}");
         let started = Instant::now();
         cmd.quiet().run()?;

@@ -11,6 +11,7 @@
 //! suite and mailbox tests report SKIPPED, and `hq-info` chooses no `avx512`.
 //! Without the harness or root the task says SKIPPED, and why, and succeeds.
 
+use crate::CARGO;
 use anyhow::{Context, Result, bail, ensure};
 use cargo_metadata::{Message, MetadataCommand, TargetKind, camino::Utf8PathBuf};
 use hq::choice::CLASSES;
@@ -134,10 +135,9 @@ pub fn run(args: &Args) -> Result<()> {
 /// `package/target` -> executable.
 fn build() -> Result<BTreeMap<String, Utf8PathBuf>> {
     let sh = crate::sh()?;
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let root = sh.current_dir();
     // Whether the build succeeded is the `build-finished` message's, below.
-    let stdout = cmd!(sh, "{cargo} test --release --no-run --message-format=json --target x86_64-unknown-linux-gnu -p hq-simd -p hq-xop -p hq-mailbox -p hq-info")
+    let stdout = cmd!(sh, "{CARGO} test --release --no-run --message-format=json --target x86_64-unknown-linux-gnu -p hq-simd -p hq-xop -p hq-mailbox -p hq-info")
         .env("RUSTFLAGS", "-C target-feature=+crt-static")
         .env("CARGO_TARGET_DIR", root.join("target/emu"))
         .ignore_status()

@@ -57,6 +57,15 @@ pub fn workspace_root() -> PathBuf {
     xtask.parent().expect("xtask is in the root").into()
 }
 
+/// The cargo that runs xtask, for every build a task starts (`cargo
+/// +toolchain` calls go through rustup's proxy instead, on purpose).
+pub const CARGO: &str = env!("CARGO");
+
+/// `cmd` as a shell line, with [`CARGO`]'s full path shown as `cargo`.
+pub fn shown(cmd: &xshell::Cmd) -> String {
+    cmd.to_string().replacen(CARGO, "cargo", 1)
+}
+
 /// A shell whose commands run in the workspace root: `cmd!(sh, "cargo ...")`
 /// echoes each command and fails with it named, so tasks need no plumbing.
 pub fn sh() -> anyhow::Result<xshell::Shell> {

@@ -27,7 +27,7 @@ pub struct Args {
 
 /// `cargo ARGS` with the cargo that runs xtask (ARGS split at spaces).
 pub fn cargo<'a>(sh: &'a Shell, args: &str) -> Cmd<'a> {
-    sh.cmd(env!("CARGO")).args(args.split(' '))
+    sh.cmd(crate::CARGO).args(args.split(' '))
 }
 
 /// A step: its name (what `--only` matches), whether it runs, the check.

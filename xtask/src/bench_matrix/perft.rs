@@ -4,7 +4,8 @@
 //! 6 and Kiwipete depth 5; `--quick`: 5 and 4), which checks every count
 //! against the known value. Built in the `runtime` configuration's target dir.
 
-use super::{CARGO, build_env};
+use super::build_env;
+use crate::CARGO;
 use anyhow::Context;
 use hq_bench_format::PerftFigure;
 use std::time::Instant;
@@ -40,7 +41,7 @@ pub fn run(sh: &Shell, quick: bool) -> anyhow::Result<(Vec<PerftFigure>, Option<
         true => build_env(cmd.arg("--quick"), "").env("CARGO_PROFILE_BENCH_OPT_LEVEL", "1"),
         false => build_env(cmd, ""),
     };
-    let shown = cmd.to_string().replacen(CARGO, "cargo", 1);
+    let shown = crate::shown(&cmd);
     println!("\n[perft] building and running: {shown}");
     let started = Instant::now();
     let stdout = cmd.quiet().read().context("the perft stage failed")?;
