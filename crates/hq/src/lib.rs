@@ -173,6 +173,7 @@ impl WithBackend for Setwise {
 macro_rules! entry_point {
     ($(#[$doc:meta])* $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?,
      $(check $check:expr,)? $(pext $pext:ident($($pext_arg:expr),*) else $cold:ident,)?
+     $(inline $inline:ident($($inline_arg:expr),*),)?
      forced $group:ident($slider:ident) $job:expr, table $table:ident.$field:ident($($call:expr),*)) => {
         $(#[$doc])*
         #[cfg(feature = "std")]
@@ -189,6 +190,11 @@ macro_rules! entry_point {
                 // Out of line and cold, so that the inlined PEXT lookup is
                 // the fall-through path of the caller's loop.
                 return dispatch::$cold($($pext_arg),*);
+            )?
+            $(
+                if let Some(attacks) = dispatch::$inline($($inline_arg),*) {
+                    return attacks;
+                }
             )?
             #[allow(unreachable_code)]
             // SAFETY: the installed table's backend was checked (dispatch::install).
@@ -257,17 +263,20 @@ entry_point!(
 entry_point!(
     /// The union of the attacks of every rook in `rooks` (the rooks block each other).
     rook_attacks_setwise(rooks: Bitboard, occupancy: Bitboard) -> Bitboard,
+    inline static_setwise(Slider::Rook, rooks, occupancy),
     forced Setwise(Rook) Setwise(Slider::Rook, rooks, occupancy), table setwise.rook(rooks, occupancy)
 );
 entry_point!(
     /// The union of the attacks of every bishop in `bishops`.
     bishop_attacks_setwise(bishops: Bitboard, occupancy: Bitboard) -> Bitboard,
+    inline static_setwise(Slider::Bishop, bishops, occupancy),
     forced Setwise(Bishop) Setwise(Slider::Bishop, bishops, occupancy),
     table setwise.bishop(bishops, occupancy)
 );
 entry_point!(
     /// The union of the attacks of every queen in `queens`.
     queen_attacks_setwise(queens: Bitboard, occupancy: Bitboard) -> Bitboard,
+    inline static_setwise(Slider::Queen, queens, occupancy),
     forced Setwise(Queen) Setwise(Slider::Queen, queens, occupancy),
     table setwise.queen(queens, occupancy)
 );
