@@ -235,6 +235,10 @@ enum Kernel {
     Latency(Backend, Slider),
     Batch(unsafe fn(&[Square], Bitboard, &mut [Bitboard])),
     Setwise(unsafe fn(Bitboard, Bitboard) -> Bitboard),
+    /// The set-wise free functions' inlined `avx512` kernel, in builds
+    /// that enable its level (`dispatch::STATIC_AVX512`).
+    #[cfg(target_arch = "x86_64")]
+    StaticAvx512Setwise(Slider),
 }
 
 /// One candidate's timing cell.
@@ -435,19 +439,32 @@ unsafe fn run(kernel: Kernel, inputs: &Inputs, sink: &mut u64) -> usize {
             }
             inputs.batch_occupancies.len() * inputs.batch_squares.len()
         }
-        Kernel::Setwise(f) => {
-            let round = inputs.setwise_round.get();
-            inputs.setwise_round.set(round.wrapping_add(1));
-            let mut acc = 0;
-            for input in core::hint::black_box(&inputs.setwise) {
-                let sliders = input.sliders[((input.pick >> (round & 63)) & 1) as usize];
-                // SAFETY: the caller's guarantee.
-                acc ^= unsafe { f(sliders, input.occupancy) }.0;
-            }
-            *sink ^= acc;
-            inputs.setwise.len()
-        }
+        // SAFETY: the caller's guarantee.
+        Kernel::Setwise(f) => setwise(inputs, sink, |s, o| unsafe { f(s, o) }),
+        #[cfg(target_arch = "x86_64")]
+        Kernel::StaticAvx512Setwise(slider) => setwise(inputs, sink, |s, o| {
+            // Only in `STATIC_AVX512` builds (`cells`), where it is `Some`.
+            dispatch::static_avx512_setwise(slider, s, o).unwrap_or(s)
+        }),
     }
+}
+
+/// Runs set-wise `kernel` over `inputs` once (see [`run`]).
+#[inline(always)]
+fn setwise(
+    inputs: &Inputs,
+    sink: &mut u64,
+    kernel: impl Fn(Bitboard, Bitboard) -> Bitboard,
+) -> usize {
+    let round = inputs.setwise_round.get();
+    inputs.setwise_round.set(round.wrapping_add(1));
+    let mut acc = 0;
+    for input in core::hint::black_box(&inputs.setwise) {
+        let sliders = input.sliders[((input.pick >> (round & 63)) & 1) as usize];
+        acc ^= kernel(sliders, input.occupancy).0;
+    }
+    *sink ^= acc;
+    inputs.setwise.len()
 }
 
 /// The cells of every candidate of every entry point and piece.
@@ -507,7 +524,14 @@ fn cells() -> Vec<Cell> {
         for &w in &setwise {
             let plain: &Setwise = tables(w).2;
             let f = of(slider, plain.rook, plain.bishop, plain.queen);
-            push(Entry::Setwise, slider, w, None, Kernel::Setwise(f));
+            let kernel = Kernel::Setwise(f);
+            // Where the free functions inline `avx512`'s kernel, time that.
+            #[cfg(target_arch = "x86_64")]
+            let kernel = match w {
+                Backend::Avx512 if dispatch::STATIC_AVX512 => Kernel::StaticAvx512Setwise(slider),
+                _ => kernel,
+            };
+            push(Entry::Setwise, slider, w, None, kernel);
             // The loops the free functions have over another single backend.
             for &single in &setwise {
                 let n = 2;
