@@ -249,12 +249,11 @@ struct Cell {
     samples: Vec<f64>,
 }
 
-/// Set-wise calls per size range in one sample. With 16 (48 calls, some
-/// 250 ns a sample) a Zen 4 measured the free functions' `avx512` rook
-/// kernel at 5.8 ns per call and its loop over `pext` up to 2 sliders at
-/// 4.6, and chose the loop, which the bench matrix measures slower (311 M
-/// calls/s against 368 with 1-2 rooks, runtime build); with 64 the two came
-/// out within 5 % and the kernel stays.
+/// Set-wise calls per size range in one sample. With 16, a sample's own
+/// cost (the clock, the loop's start) weighed enough on a Zen 4 that the
+/// loop over 1-2 `pext` lookups beat the `avx512` rook kernel here, the
+/// reverse of the bench matrix's order; with 64 the kernel stays (the
+/// figures: commit 139edff).
 const SETWISE_PER_RANGE: usize = 64;
 
 /// The inputs every cell runs over.
@@ -670,9 +669,9 @@ fn choose(base: &Plan, figures: &[Figure]) -> Plan {
             .find(|f| (f.backend, f.setwise_loop) == (backend, setwise_loop));
         // The challenger's median must beat both the kept candidate's
         // median and its fastest round: a stretch of noise that slows every
-        // round of one candidate (on a Zen 4 VM, `pext`'s bishop batches
-        // ran 1.1-1.5x slower for whole calibrations, 9 starts in 40, while
-        // `avx512`'s moved 6 %) widens its spread but rarely its fastest.
+        // round of one candidate (on a Zen 4 VM, `pext`'s bishop batches in
+        // whole calibrations, while `avx512`'s barely moved: commit 139edff)
+        // widens its spread but rarely its fastest.
         let beaten = |k: &Figure| best.ns < k.fastest * (1.0 - MARGIN);
         match kept {
             Some(k) if !beaten(k) => Some(*k),

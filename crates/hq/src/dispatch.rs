@@ -995,10 +995,9 @@ pub(crate) const STATIC_AVX512: bool =
 /// `avx512`'s own (no loop over single lookups) in a [`STATIC_AVX512`]
 /// build. The set-wise free functions then run its kernel inline, where
 /// the caller's loop keeps its constants in registers and needs no
-/// `vzeroupper` per call; else they call the installed entry. In the
-/// native build of this project's Zen 4 the call per set ran rook and
-/// bishop sets at 0.83x the `avx512` token's loop (README, "What the AMD
-/// EPYC (Zen 4) figures say").
+/// `vzeroupper` per call; else they call the installed entry (for rook
+/// and bishop sets, the call is a large part of the kernel's time: the
+/// `hq` and `avx512` rows' set-wise columns of the native build).
 ///
 /// Soundness: the flag only chooses between two ways to run the same
 /// backend, and it is set only where the whole program already requires
