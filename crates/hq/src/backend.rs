@@ -17,6 +17,18 @@ impl Backend {
         Backend::ALL
     }
 
+    /// Its index into [`Backend::all`] (the dispatch stores backends so).
+    pub(crate) const fn index(self) -> usize {
+        let mut i = 0;
+        while i < Backend::ALL.len() {
+            if Backend::ALL[i] as u8 == self as u8 {
+                return i;
+            }
+            i += 1;
+        }
+        panic!("every backend is in Backend::ALL")
+    }
+
     /// The backends this CPU runs, in the general order of preference.
     pub fn supported() -> impl Iterator<Item = Backend> {
         Backend::ALL.iter().copied().filter(|b| b.is_supported())

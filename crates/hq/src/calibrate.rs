@@ -231,8 +231,9 @@ enum Kernel {
     /// The free functions' inlined PEXT lookup.
     #[cfg(target_arch = "x86_64")]
     PextSingle(Slider),
-    /// A dependency chain through the latency functions' inlined kernel.
-    Latency(Backend, Slider),
+    /// A dependency chain through the latency functions' inlined kernel
+    /// (of the backend at this index of `Backend::ALL`).
+    Latency(usize, Slider),
     Batch(unsafe fn(&[Square], Bitboard, &mut [Bitboard])),
     Setwise(unsafe fn(Bitboard, Bitboard) -> Bitboard),
     /// The set-wise free functions' inlined `avx512` kernel, in builds
@@ -419,12 +420,12 @@ unsafe fn run(kernel: Kernel, inputs: &Inputs, sink: &mut u64) -> usize {
             *sink ^= acc;
             inputs.singles.len()
         }
-        Kernel::Latency(backend, slider) => {
+        Kernel::Latency(index, slider) => {
             let mut previous = 0u64;
             for &(sq, occ) in core::hint::black_box(&inputs.singles) {
                 // e4 of the previous result flips in the next occupancy.
                 let occ = Bitboard(occ.0 ^ (previous & (1 << 28)));
-                previous = crate::latency::served(backend, slider, sq, occ).0;
+                previous = crate::latency::served(index, slider, sq, occ).0;
             }
             *sink ^= previous;
             inputs.singles.len()
@@ -512,7 +513,14 @@ fn cells() -> Vec<Cell> {
             push(Entry::Single, slider, b, None, kernel);
         }
         for b in candidates(Entry::Latency) {
-            push(Entry::Latency, slider, b, None, Kernel::Latency(b, slider));
+            let index = b.index();
+            push(
+                Entry::Latency,
+                slider,
+                b,
+                None,
+                Kernel::Latency(index, slider),
+            );
         }
         for b in candidates(Entry::Batch) {
             let t = tables(b).1;

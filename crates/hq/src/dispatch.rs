@@ -1160,28 +1160,36 @@ const UNDECIDED: u8 = u8::MAX;
 /// as an index into [`Backend::ALL`]; [`UNDECIDED`] before the first call.
 static LATENCY: [AtomicU8; 3] = [const { AtomicU8::new(UNDECIDED) }; 3];
 
-/// The latency backend of `slider`, deciding on first use. Only backends
-/// [`install`] checked are ever stored.
+/// The latency backend of `slider` as an index into [`Backend::ALL`],
+/// deciding on first use. Only backends [`install`] checked are ever
+/// stored. The index itself, not the `Backend`: the latency functions
+/// compare it with their inlined backends' indexes, one compare each, on
+/// the path of every call of a dependency chain.
 #[inline(always)]
-pub(crate) fn latency_backend(slider: Slider) -> Backend {
-    let slot = &LATENCY[slider as usize];
-    let mut index = slot.load(Ordering::Relaxed);
-    if index == UNDECIDED {
-        first_call();
-        index = slot.load(Ordering::Acquire);
+pub(crate) fn latency_index(slider: Slider) -> usize {
+    let index = LATENCY[slider as usize].load(Ordering::Relaxed) as usize;
+    if index < Backend::ALL.len() {
+        index
+    } else {
+        latency_index_at_first_use(slider)
     }
-    Backend::ALL[index as usize]
 }
+
+/// [`latency_index`] before the first call: decides, then reads.
+#[cold]
+#[inline(never)]
+fn latency_index_at_first_use(slider: Slider) -> usize {
+    first_call();
+    LATENCY[slider as usize].load(Ordering::Acquire) as usize
+}
+
 /// A forced build's backend of each entry-point group (single lookups,
 /// batches, set-wise) and piece (rook, bishop, queen), as an index into
 /// [`Backend::ALL`]; [`UNDECIDED`] before the first call.
 static FORCED_BACKENDS: [[AtomicU8; 3]; 3] = [const { [const { AtomicU8::new(UNDECIDED) }; 3] }; 3];
 
 fn index_of(backend: Backend) -> u8 {
-    Backend::ALL
-        .iter()
-        .position(|&b| b == backend)
-        .expect("every backend is in Backend::ALL") as u8
+    backend.index() as u8
 }
 
 /// Runs `job` on the forced winner of `group` for `slider`, deciding it on

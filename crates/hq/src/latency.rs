@@ -61,7 +61,7 @@ impl Lookup for crate::LineJob {
     }
 }
 
-/// Runs `job` on `backend`'s token.
+/// Runs `job` on the token of `Backend::ALL[index]`.
 ///
 /// The two backends the class table chooses for latency (the first-rank
 /// table HQ, and PEXT) inline into the caller's chain; the others, and the
@@ -70,21 +70,26 @@ impl Lookup for crate::LineJob {
 /// chain through a call, or through every backend's path inline, measured
 /// slower than this (`benches`: the `hq-latency` row against
 /// `scalar-rank-table`'s latency column).
+///
+/// The backend comes as its index into [`Backend::ALL`], compared with the
+/// two inlined backends' indexes (constants): mapping the index to a
+/// `Backend` first, and checking it, made the dependency chains
+/// measurably longer (the commit that made it so has the figures).
 #[inline(always)]
-fn on<W: Lookup>(backend: Backend, job: W) -> Bitboard {
-    if backend == Backend::ScalarRankTable {
+fn on<W: Lookup>(index: usize, job: W) -> Bitboard {
+    if index == const { Backend::ScalarRankTable.index() } {
         // SAFETY: portable (needs nothing of the CPU).
         return job.run(unsafe { token::<hq_scalar::ScalarRankTable>() });
     }
     #[cfg(target_arch = "x86_64")]
-    if backend == Backend::Pext {
+    if index == const { Backend::Pext.index() } {
         // SAFETY: `pext` is installed as a latency choice only after its CPU
         // check (`dispatch::install`; `fixed::LATENCY` only where the build
         // enables BMI2), and the calibration times it (`served`) only as a
         // candidate that passed `is_supported`.
         return job.run(unsafe { token::<hq_pext::Pext>() });
     }
-    others(backend, job)
+    others(Backend::ALL[index], job)
 }
 
 /// [`on`]'s other backends, out of line.
@@ -124,28 +129,23 @@ pub const fn serves(backend: Backend) -> bool {
     false
 }
 
-/// `slider`'s attacks by the latency functions' own kernel of `backend`
+/// `slider`'s attacks by the latency functions' own kernel of `Backend::ALL[index]`
 /// (one of [`SERVED`] that runs here), as they inline it: the
 /// calibration's latency candidates.
 #[cfg(feature = "std")]
 #[inline(always)]
-pub(crate) fn served(
-    backend: Backend,
-    slider: Slider,
-    sq: Square,
-    occupancy: Bitboard,
-) -> Bitboard {
-    on(backend, Single(slider, sq, occupancy))
+pub(crate) fn served(index: usize, slider: Slider, sq: Square, occupancy: Bitboard) -> Bitboard {
+    on(index, Single(slider, sq, occupancy))
 }
 
-/// The latency backend of `slider`.
+/// The latency backend of `slider`, as an index into [`Backend::ALL`].
 #[inline(always)]
-fn backend(slider: Slider) -> Backend {
+fn backend(slider: Slider) -> usize {
     cfg_if::cfg_if! {
         if #[cfg(feature = "std")] {
-            crate::dispatch::latency_backend(slider)
+            crate::dispatch::latency_index(slider)
         } else {
-            crate::fixed::LATENCY.get(slider)
+            crate::fixed::LATENCY.get(slider).index()
         }
     }
 }
