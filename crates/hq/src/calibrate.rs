@@ -237,9 +237,9 @@ enum Kernel {
     Batch(unsafe fn(&[Square], Bitboard, &mut [Bitboard])),
     Setwise(unsafe fn(Bitboard, Bitboard) -> Bitboard),
     /// The set-wise free functions' inlined `avx512` kernel, in builds
-    /// that enable its level (`dispatch::STATIC_AVX512`).
+    /// that enable its level (the token from `dispatch::static_avx512`).
     #[cfg(target_arch = "x86_64")]
-    StaticAvx512Setwise(Slider),
+    StaticAvx512Setwise(hq_simd::Avx512, Slider),
 }
 
 /// One candidate's timing cell.
@@ -442,10 +442,9 @@ unsafe fn run(kernel: Kernel, inputs: &Inputs, sink: &mut u64) -> usize {
         // SAFETY: the caller's guarantee.
         Kernel::Setwise(f) => setwise(inputs, sink, |s, o| unsafe { f(s, o) }),
         #[cfg(target_arch = "x86_64")]
-        Kernel::StaticAvx512Setwise(slider) => setwise(inputs, sink, |s, o| {
-            // Only in `STATIC_AVX512` builds (`cells`), where it is `Some`.
-            dispatch::static_avx512_setwise(slider, s, o).unwrap_or(s)
-        }),
+        Kernel::StaticAvx512Setwise(avx512, slider) => {
+            setwise(inputs, sink, |s, o| slider.setwise(avx512, s, o))
+        }
     }
 }
 
@@ -534,8 +533,8 @@ fn cells() -> Vec<Cell> {
             let kernel = Kernel::Setwise(f);
             // Where the free functions inline `avx512`'s kernel, time that.
             #[cfg(target_arch = "x86_64")]
-            let kernel = match w {
-                Backend::Avx512 if dispatch::STATIC_AVX512 => Kernel::StaticAvx512Setwise(slider),
+            let kernel = match (w, dispatch::static_avx512()) {
+                (Backend::Avx512, Some(avx512)) => Kernel::StaticAvx512Setwise(avx512, slider),
                 _ => kernel,
             };
             push(Entry::Setwise, slider, w, None, kernel);

@@ -988,8 +988,7 @@ fn pext_single(slider: Slider, sq: Square, occupancy: Bitboard) -> Option<Bitboa
 /// everywhere, as `-C target-cpu=native` does on an AVX-512 CPU, and forces
 /// no backend: then the set-wise free functions can inline its kernel.
 #[cfg(target_arch = "x86_64")]
-pub(crate) const STATIC_AVX512: bool =
-    !FORCED && <hq_simd::Avx512 as SliderAttacks>::LEVEL.is_static();
+const STATIC_AVX512: bool = !FORCED && <hq_simd::Avx512 as SliderAttacks>::LEVEL.is_static();
 
 /// Per piece (rook, bishop, queen): whether the installed set-wise entry is
 /// `avx512`'s own (no loop over single lookups) in a [`STATIC_AVX512`]
@@ -1026,29 +1025,26 @@ pub(crate) fn static_setwise(
     occupancy: Bitboard,
 ) -> Option<Bitboard> {
     #[cfg(target_arch = "x86_64")]
-    if STATIC_AVX512 && AVX512_SETWISE[slider as usize].load(Ordering::Relaxed) {
-        return static_avx512_setwise(slider, sliders, occupancy);
+    if let Some(avx512) = static_avx512()
+        && AVX512_SETWISE[slider as usize].load(Ordering::Relaxed)
+    {
+        return Some(slider.setwise(avx512, sliders, occupancy));
     }
     let _ = (slider, sliders, occupancy);
     None
 }
 
-/// `slider`'s set-wise attacks by `avx512`'s kernel, inlined, in
-/// [`STATIC_AVX512`] builds (`None` elsewhere): what [`static_setwise`]
-/// runs, and the calibration times.
+/// The `avx512` token where this build enables its level everywhere
+/// ([`STATIC_AVX512`]), else `None` (folded at compile time either way), as
+/// [`static_pext`] is for PEXT: what [`static_setwise`] runs, and the
+/// calibration times.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-pub(crate) fn static_avx512_setwise(
-    slider: Slider,
-    sliders: Bitboard,
-    occupancy: Bitboard,
-) -> Option<Bitboard> {
+pub(crate) fn static_avx512() -> Option<hq_simd::Avx512> {
     // SAFETY: only where `STATIC_AVX512` holds: the build enables
     // `avx512`'s level everywhere, so the whole program already requires
     // its instructions.
-    let avx512 =
-        STATIC_AVX512.then(|| unsafe { <hq_simd::Avx512 as SliderAttacks>::new_unchecked() })?;
-    Some(slider.setwise(avx512, sliders, occupancy))
+    STATIC_AVX512.then(|| unsafe { <hq_simd::Avx512 as SliderAttacks>::new_unchecked() })
 }
 
 /// Rook attacks by the inlined PEXT lookup ([`pext_single`]).
