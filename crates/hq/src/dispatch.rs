@@ -497,7 +497,7 @@ fn replace(plan: Plan, source: Source) -> Result<(), BackendError> {
 /// plans, built from checked backends).
 fn install(plan: &Plan) {
     for (slot, slider) in LATENCY.iter().zip(Slider::ALL) {
-        slot.store(index_of(plan.latency.get(slider)), Ordering::Release);
+        slot.store(plan.latency.get(slider).index() as u8, Ordering::Release);
     }
     if FORCED {
         for (slots, pieces) in FORCED_BACKENDS
@@ -505,7 +505,7 @@ fn install(plan: &Plan) {
             .zip([plan.single, plan.batch, plan.setwise])
         {
             for (slot, slider) in slots.iter().zip(Slider::ALL) {
-                slot.store(index_of(pieces.get(slider)), Ordering::Release);
+                slot.store(pieces.get(slider).index() as u8, Ordering::Release);
             }
         }
     } else {
@@ -1183,10 +1183,6 @@ fn latency_index_at_first_use(slider: Slider) -> usize {
 /// batches, set-wise) and piece (rook, bishop, queen), as an index into
 /// [`Backend::ALL`]; [`UNDECIDED`] before the first call.
 static FORCED_BACKENDS: [[AtomicU8; 3]; 3] = [const { [const { AtomicU8::new(UNDECIDED) }; 3] }; 3];
-
-fn index_of(backend: Backend) -> u8 {
-    backend.index() as u8
-}
 
 /// Runs `job` on the forced winner of `group` for `slider`, deciding it on
 /// first use.
