@@ -615,6 +615,12 @@ fn cache(data: &Data, f: impl Fn(Square, Bitboard) -> Bitboard) -> u64 {
 /// Batch: 64 of the inputs' squares over one occupancy per call (a fresh
 /// square list every call: with a constant one, e.g. `Square::ALL`, an
 /// inlined kernel had its square-derived masks hoisted out of the loop).
+///
+/// The 64 results reach the buffer every call, as a caller's buffer must:
+/// `black_box` takes its address. Without it, where a token's kernel was
+/// inlined into this loop, LLVM fused the fold below into the kernel and
+/// deleted the buffer's stores (the `avx512` rook row, fully unrolled):
+/// that row then timed a batch no caller can have.
 #[inline(always)]
 fn batch(data: &Data, f: impl Fn(&[Square], Bitboard, &mut [Bitboard])) -> u64 {
     let mut out = [Bitboard::EMPTY; 64];
@@ -625,6 +631,7 @@ fn batch(data: &Data, f: impl Fn(&[Square], Bitboard, &mut [Bitboard])) -> u64 {
         .zip(data.inputs.iter().step_by(64))
     {
         f(squares, i.occupancy, &mut out);
+        let out = std::hint::black_box(&out);
         sink ^= out.iter().fold(0, |a, b| a ^ b.0);
     }
     sink
