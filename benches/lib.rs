@@ -866,6 +866,39 @@ impl Lookup for LatencyFacade {
     }
 }
 
+/// A loop under [`hq::latency::with_backend`]: the piece's latency backend
+/// for the whole loop, every lookup inlined, no dispatch per lookup.
+#[derive(Clone, Copy, Debug)]
+pub struct LatencyJob;
+
+impl LatencyJob {
+    /// The latency choice a loop of `piece` runs on.
+    fn slider(piece: Piece) -> hq::Slider {
+        match piece {
+            Piece::Rook => hq::Slider::Rook,
+            Piece::Bishop => hq::Slider::Bishop,
+            Piece::Queen => hq::Slider::Queen,
+        }
+    }
+}
+
+impl Lookup for LatencyJob {
+    fn rook(self, sq: Square, occ: Bitboard) -> Bitboard {
+        hq::latency::with_backend(hq::Slider::Rook, OneLookup(Piece::Rook, sq, occ))
+    }
+    fn bishop(self, sq: Square, occ: Bitboard) -> Bitboard {
+        hq::latency::with_backend(hq::Slider::Bishop, OneLookup(Piece::Bishop, sq, occ))
+    }
+    fn queen(self, sq: Square, occ: Bitboard) -> Bitboard {
+        hq::latency::with_backend(hq::Slider::Queen, OneLookup(Piece::Queen, sq, occ))
+    }
+    #[inline(never)]
+    fn run_single(self, workload: Workload, piece: Piece, data: &Data) -> u64 {
+        let job = SingleLookupLoop(workload, piece, data);
+        hq::latency::with_backend(Self::slider(piece), job)
+    }
+}
+
 /// No lookup at all: only the cache-pressure workload's buffer reads, the
 /// floor under every figure of that column.
 #[derive(Clone, Copy, Debug)]

@@ -10,8 +10,8 @@
 
 use crate::reference::{Kindergarten, KoggeStone, ObstructionDifference, Rotated, SetwiseHq};
 use crate::{
-    Crowd, Data, Facade, INPUTS, Job, LatencyFacade, Lookup, Ours, PerPiece, Piece, ReadsOnly,
-    Workload, lookups_per_iteration,
+    Crowd, Data, Facade, INPUTS, Job, LatencyFacade, LatencyJob, Lookup, Ours, PerPiece, Piece,
+    ReadsOnly, Workload, lookups_per_iteration,
 };
 use criterion::{Criterion, Throughput};
 use hq::{Backend, Bitboard, SliderAttacks, Square, WithBackend};
@@ -250,6 +250,10 @@ impl Bench {
         let label = format!("loop under hq::with_active_backend ({})", choice_text());
         let chosen = Some(hq::active_plan());
         self.add_on_plan("hq-job", &label, RowKind::Job, Job, chosen);
+        let latency = hq::selection().latency();
+        let label =
+            format!("loop under hq::latency::with_backend (rook / bishop / queen: {latency})");
+        self.add_on_plan("hq-latency-job", &label, RowKind::Job, LatencyJob, chosen);
     }
 
     /// The reference methods ([`crate::reference`]).

@@ -257,11 +257,24 @@ pub(crate) fn run_active<W: WithBackend>(plan: Plan, job: W) -> W::Output {
     }
     match crate::registry::run_forced_active(plan, job) {
         Ok(out) => out,
-        Err(job) => Dynamic(()).run_compiled(
-            #[inline(always)]
-            |t| job.run(t),
-        ),
+        Err(job) => run_free(job),
     }
+}
+
+/// Runs `job` with [`Dynamic`]: every lookup through the free functions.
+#[cfg(feature = "std")]
+pub(crate) fn run_free<W: WithBackend>(job: W) -> W::Output {
+    Dynamic(()).run_compiled(
+        #[inline(always)]
+        |t| job.run(t),
+    )
+}
+
+/// Runs `job` on the compile-time choice (a build without `std` has no
+/// other: [`crate::latency::with_backend`]'s fallback).
+#[cfg(not(feature = "std"))]
+pub(crate) fn run_free<W: WithBackend>(job: W) -> W::Output {
+    crate::registry::run_fixed_active(job)
 }
 
 /// Runs `job` for the compile-time choice of a build without `std`.

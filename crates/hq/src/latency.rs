@@ -9,6 +9,8 @@
 //! short dependency chains of byte swaps and subtractions), PEXT for the
 //! Intel bishops. `HQ_BACKEND`, [`crate::set_backend`] and forced builds
 //! make them the single lookups' backend, as every other entry point.
+//! [`with_backend`] runs a whole chain as a job on that backend, which
+//! saves each link the test of the installed choice.
 //!
 //! ```
 //! use hq::{Bitboard, Square};
@@ -169,6 +171,73 @@ pub fn bishop_attacks(sq: Square, occupancy: Bitboard) -> Bitboard {
 #[inline(always)]
 pub fn queen_attacks(sq: Square, occupancy: Bitboard) -> Bitboard {
     on(backend(Slider::Queen), Single(Slider::Queen, sq, occupancy))
+}
+
+/// Runs `job` with the token of `slider`'s latency backend, compiled for
+/// its instruction set: a whole dependency chain (a static exchange
+/// evaluation, an x-ray walk) inlined into one function, with no dispatch
+/// per link. The free functions above test the installed choice on every
+/// call, in the caller's own loop; a job pays that once.
+///
+/// The token's single lookups and line lookups (every piece's, not only
+/// `slider`'s) are the latency backend's, inlined; its batches and set-wise
+/// calls go to the free functions. A latency backend these functions do not
+/// run themselves ([`SERVED`]) gives a token whose every lookup is the free
+/// function.
+///
+/// ```
+/// use hq::{Bitboard, SliderAttacks, Slider, Square};
+///
+/// // A rook on a1 x-rays up the file: the squares it reaches as the
+/// // blockers in front of it leave, one by one.
+/// let walk = hq::job!(|backend| -> Bitboard {
+///     let mut occupancy = Bitboard::from(Square::A3) | Square::A5 | Square::A7;
+///     let mut reached = Bitboard::EMPTY;
+///     loop {
+///         let attacks = backend.rook_attacks(Square::A1, occupancy);
+///         reached = reached | attacks;
+///         let blockers = attacks & occupancy;
+///         if blockers.is_empty() {
+///             return reached;
+///         }
+///         occupancy = occupancy & !blockers;
+///     }
+/// });
+/// let reached = hq::latency::with_backend(Slider::Rook, walk);
+/// assert_eq!(reached, hq::rook_attacks(Square::A1, Bitboard::EMPTY));
+/// ```
+pub fn with_backend<W: WithBackend>(slider: Slider, job: W) -> W::Output {
+    match Backend::ALL.get(backend(slider)) {
+        // SAFETY: portable (needs nothing of the CPU).
+        Some(Backend::ScalarRankTable) => unsafe { run::<hq_scalar::ScalarRankTable, W>(job) },
+        // SAFETY: portable.
+        Some(Backend::ScalarRankDiagonal) => unsafe {
+            run::<hq_scalar::ScalarRankDiagonal, W>(job)
+        },
+        // SAFETY: portable.
+        Some(Backend::Classic) => unsafe { run::<hq_classic::Classic, W>(job) },
+        // SAFETY: `pext` is a latency choice only after its CPU check, as
+        // in `on`.
+        #[cfg(target_arch = "x86_64")]
+        Some(Backend::Pext) => unsafe { run::<hq_pext::Pext, W>(job) },
+        _ => crate::active::run_free(job),
+    }
+}
+
+/// Runs `job` with `S`'s single lookups and the free functions' batches and
+/// set-wise calls, compiled for `S`'s level.
+///
+/// # Safety
+///
+/// The CPU must run `S`.
+#[inline(always)]
+unsafe fn run<S: SliderAttacks, W: WithBackend>(job: W) -> W::Output {
+    // SAFETY: the caller's guarantee.
+    let token = unsafe { crate::active::Active::<S>::new_unchecked() };
+    token.run_compiled(
+        #[inline(always)]
+        |t| job.run(t),
+    )
 }
 
 /// Attacks from `sq` along one `line`, for dependency chains (the queen's

@@ -1,5 +1,5 @@
-//! `hq::latency`: exact on every square, on the class's latency choice and
-//! after `set_backend` to every dispatched backend (its own test binary: it
+//! `hq::latency`, its functions and its jobs: exact on every square, on the
+//! class's latency choice and after `set_backend` to every dispatched backend (its own test binary: it
 //! changes the process-wide choice).
 
 // Run-time selection and `set_backend` need `std`.
@@ -31,6 +31,28 @@ fn latency_functions_agree_with_the_oracle(label: &str) -> u64 {
                 );
             }
             checked += 7;
+        }
+        // A job on each piece's latency backend: every lookup of its token.
+        for slider in hq::Slider::ALL {
+            let job = hq::job!(occupancy: hq::Bitboard = occupancy; |backend| -> () {
+                for sq in Square::ALL {
+                    let got = (
+                        backend.rook_attacks(sq, occupancy),
+                        backend.bishop_attacks(sq, occupancy),
+                        backend.queen_attacks(sq, occupancy),
+                        Line::ALL.map(|line| backend.line_attacks(line, sq, occupancy)),
+                    );
+                    let want = (
+                        reference::rook_attacks(sq, occupancy),
+                        reference::bishop_attacks(sq, occupancy),
+                        reference::queen_attacks(sq, occupancy),
+                        Line::ALL.map(|line| reference::line_attacks(line, sq, occupancy)),
+                    );
+                    assert_eq!(got, want, "{sq} over {occupancy:?}");
+                }
+            });
+            hq::latency::with_backend(slider, job);
+            checked += 64 * 7;
         }
     }
     checked
