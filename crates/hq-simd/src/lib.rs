@@ -19,7 +19,9 @@
 //! | [`Simd128`] (`simd128`) | wasm32 with `+simd128` | bishop pair by byte swap; rook pair by bit reversal | single kernels in a loop |
 //!
 //! The set-wise entry points come from `hq_scalar::setwise` (a loop over
-//! single lookups for a few sliders, the set-wise kernels for many).
+//! single lookups for a few sliders, the set-wise kernels for many): the
+//! occluded fill of `generic::fill`, which `avx512` runs in registers 16-31
+//! (`arch::x86_64::evex_fill`) so that it needs no `vzeroupper`.
 //!
 //! Every token exists on every target; off its architecture it is never
 //! supported (`new()` is `None`), so code naming it compiles everywhere.
@@ -230,9 +232,33 @@ macro_rules! simd_backend {
             }
         }
     };
+    // The fill in registers 16-31 (`arch::x86_64::evex_fill`): no
+    // `vzeroupper` where the set-wise entry returns to baseline code.
+    (@setwise_fn evex_fill(), $level:ident) => {
+        hq_core::at_level! { $level;
+            /// The set-wise kernel for `piece` (the sliders count as occupied).
+            #[inline]
+            pub(crate) fn setwise(piece: crate::generic::fill::Piece, sliders: u64, occupancy: u64) -> u64 {
+                use crate::arch::evex_fill;
+                use crate::generic::fill::Piece;
+                // SAFETY: compiled with the level's features, AVX-512F and VL among them.
+                unsafe {
+                    match piece {
+                        Piece::Rook => evex_fill::four::<0>(sliders, occupancy),
+                        Piece::Bishop => evex_fill::four::<4>(sliders, occupancy),
+                        Piece::Queen => evex_fill::eight(sliders, occupancy),
+                    }
+                }
+            }
+        }
+    };
     // The portable fill needs no function of its own: it inlines into the
     // caller, compiled as the caller is (a job at x86-64-v3 or above).
     (@setwise_fn scalar(), $level:ident) => {};
+    (@kernel evex_fill(), $module:ident, $piece:ident, $sliders:ident, $occupancy:ident) => {
+        // SAFETY: the token proves the level, which includes the features.
+        unsafe { $module::setwise(generic::fill::Piece::$piece, $sliders, $occupancy) }
+    };
     (@kernel fill($($args:tt)*), $module:ident, $piece:ident, $sliders:ident, $occupancy:ident) => {
         // SAFETY: the token proves the level, which includes the features.
         unsafe { $module::setwise(generic::fill::Piece::$piece, $sliders, $occupancy) }
@@ -330,7 +356,7 @@ simd_backend! {
     // is about that of two branch-free lookups, and a crossover test at 2
     // mispredicts on sets of 2 and 3 sliders mixed (setwise_crossover,
     // Intel Xeon, run-time build).
-    setwise fill(YmmGfni, YmmGfni, Zmm)
+    setwise evex_fill()
     below rooks loop_up_to(0), bishops loop_up_to(0), queens loop_up_to(0),
     queen pair generic::quad::queen_pair::<YmmGfni>
 }

@@ -19,7 +19,8 @@
 //! A rotation carries the bits that fall off one edge in at the other; the
 //! per-direction `mask` removes the squares such bits land on. The
 //! directions and their constants are `hq_scalar::setwise::fill`'s, which
-//! runs the same steps one direction at a time.
+//! runs the same steps one direction at a time. The `avx512` token runs
+//! them in `asm!` instead, in registers 16-31 (`arch::x86_64::evex_fill`).
 
 use crate::vector::VariableShifts;
 use hq_scalar::setwise::fill::Directions;

@@ -1,0 +1,123 @@
+//! The AVX-512 set-wise fill ([`crate::generic::fill`]'s steps) in
+//! registers 16-31 only, which exist in EVEX encodings alone.
+//!
+//! A function that leaves the upper halves of ymm0-15 or zmm0-15 dirty must
+//! run `vzeroupper` before it returns, or the caller's SSE code pays for the
+//! mixed state; registers 16-31 are outside that state (glibc's EVEX string
+//! functions use them for the same reason). Compiled from intrinsics, the
+//! set-wise entry of the free functions, one call per set from baseline
+//! code, used ymm0-5 and ended in `vzeroupper`: 367 M rook sets/s against
+//! 483 for the `avx512` token's own loop on the AMD Zen 4; in ymm16-23,
+//! without it, 431 (scratch copies of the bench loop; the commit has the
+//! figures). `asm!` is the only way to name the registers.
+//!
+//! The constants are `asm!` inputs in fixed registers: a caller's loop
+//! keeps them there across calls, and an entry loads them from its own
+//! constant pool.
+
+use core::arch::asm;
+use core::arch::x86_64::*;
+use hq_scalar::setwise::fill::{DIRECTIONS, Directions};
+
+/// The direction constants, as a `const`: each use site loads them from a
+/// constant pool of its own crate (a `static` of this crate is reached
+/// through the GOT from another, one more dependent load per call).
+const D: Directions = DIRECTIONS;
+
+/// The fill's steps over the register width `$v` (`"ymm"` or `"zmm"`),
+/// then `$reduce`, which must leave the or of every lane in the low 64 bits
+/// of xmm16.
+macro_rules! fill {
+    ($v:literal, $reduce:literal, $sliders:expr, $occupancy:expr, $r1:expr, $r2:expr, $r4:expr, $mask:expr) => {{
+        let union: u64;
+        // SAFETY: AVX-512F and VL instructions, which the caller's
+        // features include; the block reads only its operands and writes
+        // only its outputs and the registers declared clobbered.
+        unsafe {
+            asm!(
+                "or {x}, {s}",
+                concat!("vpbroadcastq ", $v, "16, {s}"),
+                concat!("vpbroadcastq ", $v, "17, {x}"),
+                // pro = empty & mask
+                concat!("vpandnq ", $v, "17, ", $v, "17, ", $v, "20"),
+                // fill |= pro & rol(fill, r); pro &= rol(pro, r)
+                concat!("vprolvq ", $v, "21, ", $v, "16, ", $v, "18"),
+                concat!("vpternlogq ", $v, "21, ", $v, "17, ", $v, "16, 0xea"),
+                concat!("vprolvq ", $v, "16, ", $v, "17, ", $v, "18"),
+                concat!("vpandq ", $v, "16, ", $v, "16, ", $v, "17"),
+                // the same by 2r
+                concat!("vprolvq ", $v, "17, ", $v, "21, ", $v, "19"),
+                concat!("vpternlogq ", $v, "17, ", $v, "16, ", $v, "21, 0xea"),
+                concat!("vprolvq ", $v, "23, ", $v, "16, ", $v, "19"),
+                concat!("vpandq ", $v, "16, ", $v, "23, ", $v, "16"),
+                // fill |= pro & rol(fill, 4r)
+                concat!("vprolvq ", $v, "23, ", $v, "17, ", $v, "22"),
+                concat!("vpternlogq ", $v, "23, ", $v, "17, ", $v, "16, 0xec"),
+                // attacks = rol(fill, r) & mask, or-ed across the lanes
+                concat!("vprolvq ", $v, "16, ", $v, "23, ", $v, "18"),
+                concat!("vpandq ", $v, "16, ", $v, "16, ", $v, "20"),
+                $reduce,
+                "vextracti64x2 xmm17, ymm16, 1",
+                "vporq xmm16, xmm17, xmm16",
+                "vpshufd xmm17, xmm16, 0xee",
+                "vporq xmm16, xmm17, xmm16",
+                "vmovq {union}, xmm16",
+                // Declared as zmm (the class takes 256- and 512-bit values),
+                // used in the template at the width `$v`.
+                s = in(reg) $sliders,
+                x = inout(reg) $occupancy => _,
+                union = lateout(reg) union,
+                in("zmm18") $r1,
+                in("zmm19") $r2,
+                in("zmm22") $r4,
+                in("zmm20") $mask,
+                out("zmm16") _,
+                out("zmm17") _,
+                out("zmm21") _,
+                out("zmm23") _,
+                options(pure, nomem, nostack),
+            );
+        }
+        union
+    }};
+}
+
+/// The union of the attacks of `sliders` in the four directions from
+/// `FIRST` (0: rook, 4: bishop), the sliders counting as occupied.
+///
+/// # Safety
+///
+/// The CPU must have AVX-512F and AVX-512VL.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl")]
+pub(crate) unsafe fn four<const FIRST: usize>(sliders: u64, occupancy: u64) -> u64 {
+    const { assert!(FIRST + 4 <= 8) };
+    // SAFETY: 4 words of each 8-word array from FIRST (asserted above);
+    // AVX is part of the caller's features.
+    let [r1, r2, r4, mask] = [&D.rotate, &D.rotate2, &D.rotate4, &D.mask]
+        .map(|a| unsafe { _mm256_loadu_si256(a[FIRST..].as_ptr().cast()) });
+    fill!("ymm", "", sliders, occupancy, r1, r2, r4, mask)
+}
+
+/// The union of the attacks of `sliders` in all eight directions (queens).
+///
+/// # Safety
+///
+/// The CPU must have AVX-512F and AVX-512VL.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl")]
+pub(crate) unsafe fn eight(sliders: u64, occupancy: u64) -> u64 {
+    // SAFETY: whole 8-word arrays; AVX-512F is the caller's.
+    let [r1, r2, r4, mask] = [&D.rotate, &D.rotate2, &D.rotate4, &D.mask]
+        .map(|a| unsafe { _mm512_loadu_si512(a.as_ptr().cast()) });
+    fill!(
+        "zmm",
+        "vextracti64x4 ymm17, zmm16, 1\nvporq ymm16, ymm17, ymm16",
+        sliders,
+        occupancy,
+        r1,
+        r2,
+        r4,
+        mask
+    )
+}
