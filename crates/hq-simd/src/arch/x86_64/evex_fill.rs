@@ -6,10 +6,10 @@
 //! mixed state; registers 16-31 are outside that state (glibc's EVEX string
 //! functions use them for the same reason). Compiled from intrinsics, the
 //! set-wise entry of the free functions, one call per set from baseline
-//! code, used ymm0-5 and ended in `vzeroupper`: 367 M rook sets/s against
-//! 483 for the `avx512` token's own loop on the AMD Zen 4; in ymm16-23,
-//! without it, 431 (scratch copies of the bench loop; the commit has the
-//! figures). `asm!` is the only way to name the registers.
+//! code, used ymm0-5 and ended in `vzeroupper`; in ymm16-23 it needs none,
+//! and the `hq` row's rook and bishop set-wise cells rose by a tenth on the
+//! AMD Zen 4 (the commit that made this file has the figures). `asm!` is
+//! the only way to name the registers.
 //!
 //! The constants are `asm!` inputs in fixed registers: a caller's loop
 //! keeps them there across calls, and an entry loads them from its own
