@@ -283,6 +283,15 @@ impl Piece {
     /// All three, queen first (the Chess_Movegen anchor).
     pub const ALL: [Piece; 3] = [Piece::Queen, Piece::Rook, Piece::Bishop];
 
+    /// The facade's name for the piece (its plans and latency choices are per slider).
+    pub fn slider(self) -> hq::Slider {
+        match self {
+            Piece::Rook => hq::Slider::Rook,
+            Piece::Bishop => hq::Slider::Bishop,
+            Piece::Queen => hq::Slider::Queen,
+        }
+    }
+
     /// Lower-case name.
     pub fn name(self) -> &'static str {
         match self {
@@ -871,17 +880,6 @@ impl Lookup for LatencyFacade {
 #[derive(Clone, Copy, Debug)]
 pub struct LatencyJob;
 
-impl LatencyJob {
-    /// The latency choice a loop of `piece` runs on.
-    fn slider(piece: Piece) -> hq::Slider {
-        match piece {
-            Piece::Rook => hq::Slider::Rook,
-            Piece::Bishop => hq::Slider::Bishop,
-            Piece::Queen => hq::Slider::Queen,
-        }
-    }
-}
-
 impl Lookup for LatencyJob {
     fn rook(self, sq: Square, occ: Bitboard) -> Bitboard {
         hq::latency::with_backend(hq::Slider::Rook, OneLookup(Piece::Rook, sq, occ))
@@ -895,7 +893,7 @@ impl Lookup for LatencyJob {
     #[inline(never)]
     fn run_single(self, workload: Workload, piece: Piece, data: &Data) -> u64 {
         let job = SingleLookupLoop(workload, piece, data);
-        hq::latency::with_backend(Self::slider(piece), job)
+        hq::latency::with_backend(piece.slider(), job)
     }
 }
 

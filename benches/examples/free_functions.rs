@@ -8,7 +8,7 @@
 //! ```
 
 use clap::Parser;
-use hq::{Backend, Slider, SliderAttacks, WithBackend};
+use hq::{Backend, SliderAttacks, WithBackend};
 use hq_benches::{Data, Facade, Job, Lookup, Ours, Piece, Workload, lookups_per_iteration, run};
 use std::hint::black_box;
 use std::time::Instant;
@@ -48,11 +48,7 @@ fn main() {
             .find(|w| w.name() == name)
             .unwrap_or_else(|| panic!("unknown workload {name:?}"));
         for piece in Piece::ALL {
-            let slider = match piece {
-                Piece::Rook => Slider::Rook,
-                Piece::Bishop => Slider::Bishop,
-                Piece::Queen => Slider::Queen,
-            };
+            let slider = piece.slider();
             let chosen: Backend = match workload {
                 Workload::Batch => plan.batch.get(slider),
                 Workload::Setwise(_) => plan.setwise.get(slider),
