@@ -361,6 +361,66 @@ simd_backend! {
     queen pair generic::quad::queen_pair::<YmmGfni>
 }
 
+/// The set-wise kernels inlined into a caller of any level.
+#[cfg(target_arch = "x86_64")]
+impl Avx512 {
+    /// [`SliderAttacks::rook_attacks_setwise`], the same fill, inlined into
+    /// the caller whatever its target features: an `asm!` block that loads
+    /// its constants and names registers 16-31 only as clobbers (which
+    /// needs no feature on the caller, and no `vzeroupper` after). For
+    /// run-time dispatch from baseline code, where the trait method is a
+    /// call into code compiled for x86-64-v4: the facade's set-wise free
+    /// functions run it so. A loop compiled with AVX-512 (a job) does
+    /// better with the trait method, which keeps the constants in
+    /// registers.
+    ///
+    /// ```
+    /// use hq_core::{Bitboard, SliderAttacks, Square};
+    ///
+    /// if let Some(avx512) = hq_simd::Avx512::new() {
+    ///     let rooks = Bitboard::from(Square::A1) | Bitboard::from(Square::H8);
+    ///     let occupancy = Bitboard::from(Square::D1);
+    ///     assert_eq!(
+    ///         avx512.rook_attacks_setwise_in_any_caller(rooks, occupancy),
+    ///         avx512.rook_attacks_setwise(rooks, occupancy),
+    ///     );
+    /// }
+    /// ```
+    #[inline(always)]
+    pub fn rook_attacks_setwise_in_any_caller(
+        self,
+        rooks: Bitboard,
+        occupancy: Bitboard,
+    ) -> Bitboard {
+        // SAFETY: the token proves AVX-512F and VL, and their OS state.
+        Bitboard(unsafe { arch::evex_fill::four_in_any_caller::<0>(rooks.0, occupancy.0) })
+    }
+
+    /// [`SliderAttacks::bishop_attacks_setwise`] inlined into a caller of
+    /// any level, as [`Avx512::rook_attacks_setwise_in_any_caller`].
+    #[inline(always)]
+    pub fn bishop_attacks_setwise_in_any_caller(
+        self,
+        bishops: Bitboard,
+        occupancy: Bitboard,
+    ) -> Bitboard {
+        // SAFETY: as the rook's.
+        Bitboard(unsafe { arch::evex_fill::four_in_any_caller::<4>(bishops.0, occupancy.0) })
+    }
+
+    /// [`SliderAttacks::queen_attacks_setwise`] inlined into a caller of
+    /// any level, as [`Avx512::rook_attacks_setwise_in_any_caller`].
+    #[inline(always)]
+    pub fn queen_attacks_setwise_in_any_caller(
+        self,
+        queens: Bitboard,
+        occupancy: Bitboard,
+    ) -> Bitboard {
+        // SAFETY: as the rook's.
+        Bitboard(unsafe { arch::evex_fill::eight_in_any_caller(queens.0, occupancy.0) })
+    }
+}
+
 simd_backend! {
     /// NEON (`neon`): two lines per register; `rbit` + `rev64` reverse both
     /// bitboards at once, so the rook pair `{file, rank}` is plain HQ too.

@@ -425,6 +425,37 @@ fn check_setwise_with<B: SliderAttacks>(
     rounds: u32,
     fixed: bool,
 ) -> Result<u64, Mismatch> {
+    check_setwise_of(
+        B::NAME,
+        |slider, sliders, occ| slider.setwise()(backend, sliders, occ),
+        rounds,
+        fixed,
+    )
+}
+
+/// Set-wise functions outside the trait (a token's other forms of its
+/// set-wise entry points) against the oracle, on the sets
+/// [`check_setwise`] uses: `[rook, bishop, queen]`, reported as `backend`'s.
+pub fn check_setwise_functions(
+    backend: &'static str,
+    [rook, bishop, queen]: [&dyn Fn(Bitboard, Bitboard) -> Bitboard; 3],
+    rounds: u32,
+) -> Result<u64, Mismatch> {
+    let entry = |slider, sliders, occ| match slider {
+        Slider::Rook => rook(sliders, occ),
+        Slider::Bishop => bishop(sliders, occ),
+        Slider::Queen => queen(sliders, occ),
+    };
+    check_setwise_of(backend, entry, rounds, true)
+}
+
+/// [`check_setwise_with`] over `entry`, `backend`'s set-wise function of each slider.
+fn check_setwise_of(
+    backend: &'static str,
+    entry: impl Fn(Slider, Bitboard, Bitboard) -> Bitboard,
+    rounds: u32,
+    fixed: bool,
+) -> Result<u64, Mismatch> {
     let mut cases = 0;
     // Slider sets: every size 0..=16 at random, then the random shapes of
     // several densities, then the board's edges and lines in full.
@@ -467,10 +498,10 @@ fn check_setwise_with<B: SliderAttacks>(
                 .fold(Bitboard::EMPTY, |acc, sq| acc | oracle(sq, all));
             cases += 1;
             compare(
-                B::NAME,
+                backend,
                 || format!("{name}_attacks_setwise(sliders {sliders:?}, occupancy {occ:?})"),
                 expected,
-                slider.setwise()(backend, sliders, occ),
+                entry(slider, sliders, occ),
             )?;
         }
     }
@@ -568,8 +599,23 @@ pub fn check<B: SliderAttacks>(backend: B, depth: Depth) -> CheckResult {
 /// is [`Depth::scaled`] down.
 pub fn check_or_skip<B: SliderAttacks>(depth: Depth) -> Option<Report> {
     let depth = depth.scaled();
-    let backend = match B::require() {
-        Ok(backend) => backend,
+    let backend = require_or_skip::<B>()?;
+    match check(backend, depth) {
+        Ok(report) => {
+            println!("{report}");
+            Some(report)
+        }
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// `B`'s token if this CPU supports it; otherwise prints that `B` was
+/// **skipped** and which features are missing, and returns `None`. Panics
+/// if `/proc/cpuinfo` lists every feature of `B`'s level all the same (a
+/// wrong detection would skip a suite the CPU could run).
+pub fn require_or_skip<B: SliderAttacks>() -> Option<B> {
+    match B::require() {
+        Ok(backend) => Some(backend),
         Err(missing) => {
             if let Some(listed) = kernel_lists_level(B::LEVEL) {
                 panic!(
@@ -583,15 +629,8 @@ pub fn check_or_skip<B: SliderAttacks>(depth: Depth) -> Option<Report> {
                 "hq-testkit: SKIPPED backend {}: {missing} (not counted as passed)",
                 B::NAME
             );
-            return None;
+            None
         }
-    };
-    match check(backend, depth) {
-        Ok(report) => {
-            println!("{report}");
-            Some(report)
-        }
-        Err(e) => panic!("{e}"),
     }
 }
 

@@ -236,10 +236,10 @@ enum Kernel {
     Latency(usize, Slider),
     Batch(unsafe fn(&[Square], Bitboard, &mut [Bitboard])),
     Setwise(unsafe fn(Bitboard, Bitboard) -> Bitboard),
-    /// The set-wise free functions' inlined `avx512` kernel, in builds
-    /// that enable its level (the token from `dispatch::static_avx512`).
+    /// The set-wise free functions' inlined `avx512` kernel
+    /// (`dispatch::avx512_setwise`; a cell only where `avx512` runs).
     #[cfg(target_arch = "x86_64")]
-    StaticAvx512Setwise(hq_simd::Avx512, Slider),
+    Avx512Setwise(Slider),
 }
 
 /// One candidate's timing cell.
@@ -442,9 +442,10 @@ unsafe fn run(kernel: Kernel, inputs: &Inputs, sink: &mut u64) -> usize {
         // SAFETY: the caller's guarantee.
         Kernel::Setwise(f) => setwise(inputs, sink, |s, o| unsafe { f(s, o) }),
         #[cfg(target_arch = "x86_64")]
-        Kernel::StaticAvx512Setwise(avx512, slider) => {
-            setwise(inputs, sink, |s, o| slider.setwise(avx512, s, o))
-        }
+        Kernel::Avx512Setwise(slider) => setwise(inputs, sink, |s, o| {
+            // SAFETY: a candidate, so `avx512` passed its check.
+            unsafe { dispatch::avx512_setwise(slider, s, o) }
+        }),
     }
 }
 
@@ -531,10 +532,10 @@ fn cells() -> Vec<Cell> {
             let plain: &Setwise = tables(w).2;
             let f = of(slider, plain.rook, plain.bishop, plain.queen);
             let kernel = Kernel::Setwise(f);
-            // Where the free functions inline `avx512`'s kernel, time that.
+            // The free functions inline `avx512`'s kernel (unless forced): time that.
             #[cfg(target_arch = "x86_64")]
-            let kernel = match (w, dispatch::static_avx512()) {
-                (Backend::Avx512, Some(avx512)) => Kernel::StaticAvx512Setwise(avx512, slider),
+            let kernel = match w {
+                Backend::Avx512 if !registry::FORCED => Kernel::Avx512Setwise(slider),
                 _ => kernel,
             };
             push(Entry::Setwise, slider, w, None, kernel);

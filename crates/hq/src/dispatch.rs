@@ -6,6 +6,10 @@
 //!   whose entries decide ([`decide`]), install the three chosen tables and
 //!   forward; every later call is one atomic load and one indirect call. The
 //!   table entries run the kernels compiled for their backend's level.
+//!   Two kernels skip the call where installed, behind one load and a
+//!   predicted branch: PEXT's single lookups ([`PEXT_MASKS`]) and
+//!   `avx512`'s set-wise fill ([`AVX512_SETWISE`]), both `asm!` that needs
+//!   no target feature on the caller.
 //! * **Forced** (`force-*` features, additive): the free functions call the
 //!   forced tokens directly (inlined); the winner of each entry point is
 //!   decided once and kept in an atomic index, so a build with one forced
@@ -514,7 +518,7 @@ fn install(plan: &Plan) {
         #[cfg(target_arch = "x86_64")]
         arm_pext(plan.single);
         #[cfg(target_arch = "x86_64")]
-        arm_static_avx512_setwise(plan);
+        arm_avx512_setwise(plan);
         BATCHES.store(ptr(batches), Ordering::Release);
         SETWISE.store(ptr(setwise), Ordering::Release);
     }
@@ -986,52 +990,80 @@ fn pext_single(slider: Slider, sq: Square, occupancy: Bitboard) -> Option<Bitboa
 
 /// Whether this build enables `avx512`'s level (x86-64-v4 with GFNI)
 /// everywhere, as `-C target-cpu=native` does on an AVX-512 CPU, and forces
-/// no backend: then the set-wise free functions can inline its kernel.
+/// no backend: then the set-wise free functions inline the token's kernel
+/// ([`avx512_setwise`]).
 #[cfg(target_arch = "x86_64")]
 const STATIC_AVX512: bool = !FORCED && <hq_simd::Avx512 as SliderAttacks>::LEVEL.is_static();
 
 /// Per piece (rook, bishop, queen): whether the installed set-wise entry is
-/// `avx512`'s own (no loop over single lookups) in a [`STATIC_AVX512`]
-/// build. The set-wise free functions then run its kernel inline, where
-/// the caller's loop keeps its constants in registers and needs no
-/// `vzeroupper` per call; else they call the installed entry (for rook
-/// and bishop sets, the call is a large part of the kernel's time: the
-/// `hq` and `avx512` rows' set-wise columns of the native build).
+/// `avx512`'s own (no loop over single lookups). The set-wise free
+/// functions then run its kernel inline, in the caller's loop, instead of
+/// calling the installed entry; for rook and bishop sets the call is a
+/// large part of the kernel's time (the `hq` and `avx512` rows' set-wise
+/// columns). In a [`STATIC_AVX512`] build they inline the token's kernel,
+/// whose constants the caller's loop keeps in registers; otherwise the
+/// `asm!` form that any caller may inline, baseline code included
+/// (`Avx512::rook_attacks_setwise_in_any_caller`).
 ///
-/// Soundness: the flag only chooses between two ways to run the same
-/// backend, and it is set only where the whole program already requires
-/// every instruction of `avx512`'s level.
+/// Soundness: [`install`] sets a flag only for a plan whose backends were
+/// checked, so only once `avx512` passed its CPU check; the flag chooses
+/// between two ways to run that same backend.
 #[cfg(target_arch = "x86_64")]
 static AVX512_SETWISE: [AtomicBool; 3] = [const { AtomicBool::new(false) }; 3];
 
-/// Sets [`AVX512_SETWISE`] for `plan` (all false unless [`STATIC_AVX512`]).
+/// Sets [`AVX512_SETWISE`] for `plan`.
 #[cfg(target_arch = "x86_64")]
-fn arm_static_avx512_setwise(plan: &Plan) {
+fn arm_avx512_setwise(plan: &Plan) {
     for (flag, slider) in AVX512_SETWISE.iter().zip(Slider::ALL) {
         let (single, n) = (plan.single.get(slider), plan.setwise_loop.get(slider));
         let own = plan.setwise.get(slider) == Backend::Avx512
             && piece_loop(single, Backend::Avx512, n).is_none();
-        flag.store(STATIC_AVX512 && own, Ordering::Relaxed);
+        flag.store(own, Ordering::Relaxed);
     }
 }
 
 /// `slider`'s set-wise attacks by `avx512`'s kernel, inlined, where
-/// [`AVX512_SETWISE`] says it is installed; `None` otherwise (folded to
-/// `None` at compile time off [`STATIC_AVX512`] builds).
+/// [`AVX512_SETWISE`] says it is installed; `None` otherwise.
 #[inline(always)]
-pub(crate) fn static_setwise(
+pub(crate) fn inline_setwise(
     slider: Slider,
     sliders: Bitboard,
     occupancy: Bitboard,
 ) -> Option<Bitboard> {
     #[cfg(target_arch = "x86_64")]
-    if let Some(avx512) = static_avx512()
-        && AVX512_SETWISE[slider as usize].load(Ordering::Relaxed)
-    {
-        return Some(slider.setwise(avx512, sliders, occupancy));
+    if AVX512_SETWISE[slider as usize].load(Ordering::Relaxed) {
+        // SAFETY: the flag is set only once `avx512` passed its check.
+        return Some(unsafe { avx512_setwise(slider, sliders, occupancy) });
     }
     let _ = (slider, sliders, occupancy);
     None
+}
+
+/// `slider`'s set-wise attacks by `avx512`'s kernel as the free functions
+/// inline it ([`AVX512_SETWISE`]): the token's where the build enables its
+/// level, else the `asm!` form for callers of any level. Also what the
+/// calibration times for `avx512`'s set-wise cells.
+///
+/// # Safety
+///
+/// The CPU must support `avx512` (its check passed).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) unsafe fn avx512_setwise(
+    slider: Slider,
+    sliders: Bitboard,
+    occupancy: Bitboard,
+) -> Bitboard {
+    if let Some(avx512) = static_avx512() {
+        return slider.setwise(avx512, sliders, occupancy);
+    }
+    // SAFETY: the caller's guarantee.
+    let avx512 = unsafe { <hq_simd::Avx512 as SliderAttacks>::new_unchecked() };
+    match slider {
+        Slider::Rook => avx512.rook_attacks_setwise_in_any_caller(sliders, occupancy),
+        Slider::Bishop => avx512.bishop_attacks_setwise_in_any_caller(sliders, occupancy),
+        Slider::Queen => avx512.queen_attacks_setwise_in_any_caller(sliders, occupancy),
+    }
 }
 
 /// The `avx512` token where this build enables its level everywhere

@@ -263,20 +263,20 @@ entry_point!(
 entry_point!(
     /// The union of the attacks of every rook in `rooks` (the rooks block each other).
     rook_attacks_setwise(rooks: Bitboard, occupancy: Bitboard) -> Bitboard,
-    inline static_setwise(Slider::Rook, rooks, occupancy),
+    inline inline_setwise(Slider::Rook, rooks, occupancy),
     forced Setwise(Rook) Setwise(Slider::Rook, rooks, occupancy), table setwise.rook(rooks, occupancy)
 );
 entry_point!(
     /// The union of the attacks of every bishop in `bishops`.
     bishop_attacks_setwise(bishops: Bitboard, occupancy: Bitboard) -> Bitboard,
-    inline static_setwise(Slider::Bishop, bishops, occupancy),
+    inline inline_setwise(Slider::Bishop, bishops, occupancy),
     forced Setwise(Bishop) Setwise(Slider::Bishop, bishops, occupancy),
     table setwise.bishop(bishops, occupancy)
 );
 entry_point!(
     /// The union of the attacks of every queen in `queens`.
     queen_attacks_setwise(queens: Bitboard, occupancy: Bitboard) -> Bitboard,
-    inline static_setwise(Slider::Queen, queens, occupancy),
+    inline inline_setwise(Slider::Queen, queens, occupancy),
     forced Setwise(Queen) Setwise(Slider::Queen, queens, occupancy),
     table setwise.queen(queens, occupancy)
 );
