@@ -360,10 +360,21 @@ fn ordered_after(value: u64, after: u64) -> u64 {
 #[inline]
 #[track_caller]
 pub fn check_batch_lengths(squares: usize, out: usize) {
-    assert!(
-        squares == out,
+    if squares != out {
+        batch_lengths_differ(squares, out)
+    }
+}
+
+/// [`check_batch_lengths`]'s panic, out of line: inline, its message's
+/// arguments were stored to the stack before the test, on every call (two
+/// stores and a stack frame in each batch entry of the facade's tables).
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn batch_lengths_differ(squares: usize, out: usize) -> ! {
+    panic!(
         "batch attack call: `squares` has {squares} entries but `out` has {out}; they must be equal"
-    );
+    )
 }
 
 /// One line's attacks from the piece kernel through that line, masked to
