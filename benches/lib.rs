@@ -629,7 +629,8 @@ fn cache(data: &Data, f: impl Fn(Square, Bitboard) -> Bitboard) -> u64 {
 /// `black_box` takes its address. Without it, where a token's kernel was
 /// inlined into this loop, LLVM fused the fold below into the kernel and
 /// deleted the buffer's stores (the `avx512` rook row, fully unrolled):
-/// that row then timed a batch no caller can have.
+/// that row then timed a batch no caller can have. The caller's use of
+/// the results is [`consume`], the same code for every row.
 #[inline(always)]
 fn batch(data: &Data, f: impl Fn(&[Square], Bitboard, &mut [Bitboard])) -> u64 {
     let mut out = [Bitboard::EMPTY; 64];
@@ -640,10 +641,21 @@ fn batch(data: &Data, f: impl Fn(&[Square], Bitboard, &mut [Bitboard])) -> u64 {
         .zip(data.inputs.iter().step_by(64))
     {
         f(squares, i.occupancy, &mut out);
-        let out = std::hint::black_box(&out);
-        sink ^= out.iter().fold(0, |a, b| a ^ b.0);
+        sink ^= consume(std::hint::black_box(&out));
     }
     sink
+}
+
+/// A batch's results used (xor-folded), out of line so that every row
+/// pays the same for it. Inlined, the fold was compiled at each row's
+/// level: at x86-64-v3 in a token's job (16 ymm loads), at the baseline in
+/// the free functions' loop of the runtime build (32 xmm loads), and that
+/// difference was most of the gap between the `hq` and `pext` bishop batch
+/// rows, whose kernel is bound by its loads (the commit that moved it out
+/// of line has the figures).
+#[inline(never)]
+fn consume(out: &[Bitboard; 64]) -> u64 {
+    out.iter().fold(0, |a, b| a ^ b.0)
 }
 
 /// Set-wise: the union of the attacks of a slider set of `crowd` per input.
