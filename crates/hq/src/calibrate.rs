@@ -235,6 +235,9 @@ enum Kernel {
     /// (of the backend at this index of `Backend::ALL`).
     Latency(usize, Slider),
     Batch(unsafe fn(&[Square], Bitboard, &mut [Bitboard])),
+    /// The batch free functions' inlined `pext` loop (`dispatch::pext_batch`).
+    #[cfg(target_arch = "x86_64")]
+    PextBatch(Slider),
     Setwise(unsafe fn(Bitboard, Bitboard) -> Bitboard),
     /// The set-wise free functions' inlined `avx512` kernel
     /// (`dispatch::avx512_setwise`; a cell only where `avx512` runs).
@@ -430,15 +433,13 @@ unsafe fn run(kernel: Kernel, inputs: &Inputs, sink: &mut u64) -> usize {
             *sink ^= previous;
             inputs.singles.len()
         }
-        Kernel::Batch(f) => {
-            let mut out = [Bitboard(0); 64];
-            for &occ in core::hint::black_box(&inputs.batch_occupancies) {
-                // SAFETY: the caller's guarantee; the lengths are equal.
-                unsafe { f(&inputs.batch_squares, occ, &mut out) };
-                *sink ^= out[core::hint::black_box(5)].0;
-            }
-            inputs.batch_occupancies.len() * inputs.batch_squares.len()
-        }
+        // SAFETY: the caller's guarantee; the lengths are equal.
+        Kernel::Batch(f) => batch(inputs, sink, |s, o, out| unsafe { f(s, o, out) }),
+        #[cfg(target_arch = "x86_64")]
+        Kernel::PextBatch(slider) => batch(inputs, sink, |s, o, out| {
+            // SAFETY: a candidate, so `pext` passed its check.
+            unsafe { dispatch::pext_batch(slider, s, o, out) }
+        }),
         // SAFETY: the caller's guarantee.
         Kernel::Setwise(f) => setwise(inputs, sink, |s, o| unsafe { f(s, o) }),
         #[cfg(target_arch = "x86_64")]
@@ -447,6 +448,21 @@ unsafe fn run(kernel: Kernel, inputs: &Inputs, sink: &mut u64) -> usize {
             unsafe { dispatch::avx512_setwise(slider, s, o) }
         }),
     }
+}
+
+/// Runs batch `kernel` over `inputs` once (see [`run`]).
+#[inline(always)]
+fn batch(
+    inputs: &Inputs,
+    sink: &mut u64,
+    kernel: impl Fn(&[Square], Bitboard, &mut [Bitboard]),
+) -> usize {
+    let mut out = [Bitboard(0); 64];
+    for &occ in core::hint::black_box(&inputs.batch_occupancies) {
+        kernel(&inputs.batch_squares, occ, &mut out);
+        *sink ^= out[core::hint::black_box(5)].0;
+    }
+    inputs.batch_occupancies.len() * inputs.batch_squares.len()
 }
 
 /// Runs set-wise `kernel` over `inputs` once (see [`run`]).
@@ -525,7 +541,14 @@ fn cells() -> Vec<Cell> {
         for b in candidates(Entry::Batch) {
             let t = tables(b).1;
             let f = of(slider, t.rook, t.bishop, t.queen);
-            push(Entry::Batch, slider, b, None, Kernel::Batch(f));
+            let kernel = Kernel::Batch(f);
+            // The free functions inline `pext`'s loop (unless forced): time that.
+            #[cfg(target_arch = "x86_64")]
+            let kernel = match b {
+                Backend::Pext if !registry::FORCED => Kernel::PextBatch(slider),
+                _ => kernel,
+            };
+            push(Entry::Batch, slider, b, None, kernel);
         }
         let setwise = candidates(Entry::Setwise);
         for &w in &setwise {

@@ -518,6 +518,10 @@ fn install(plan: &Plan) {
         #[cfg(target_arch = "x86_64")]
         arm_pext(plan.single);
         #[cfg(target_arch = "x86_64")]
+        for (flag, slider) in PEXT_BATCH.iter().zip(Slider::ALL) {
+            flag.store(plan.batch.get(slider) == Backend::Pext, Ordering::Relaxed);
+        }
+        #[cfg(target_arch = "x86_64")]
         arm_avx512_setwise(plan);
         BATCHES.store(ptr(batches), Ordering::Release);
         SETWISE.store(ptr(setwise), Ordering::Release);
@@ -986,6 +990,56 @@ fn pext_single(slider: Slider, sq: Square, occupancy: Bitboard) -> Option<Bitboa
     }
     let _ = (slider, sq, occupancy);
     None
+}
+
+/// Per piece (rook, bishop, queen): whether the installed batch entry is
+/// `pext`'s. The batch free functions then run its loop inline, in the
+/// caller's code (its lookups are `asm!` PEXT, which needs no target
+/// feature), instead of calling the entry, whose call and setup showed
+/// against `pext`'s own loop in a bishop batch (the `hq` and `pext` rows'
+/// batch columns; the commit that added this has the figures).
+///
+/// Soundness: [`install`] sets a flag only for a plan whose backends were
+/// checked, so only once `pext` passed its CPU check.
+#[cfg(target_arch = "x86_64")]
+static PEXT_BATCH: [AtomicBool; 3] = [const { AtomicBool::new(false) }; 3];
+
+/// `slider`'s batch by `pext`'s loop, inlined, where [`PEXT_BATCH`] says
+/// it is installed; `None` otherwise.
+#[inline(always)]
+pub(crate) fn inline_batch(
+    slider: Slider,
+    squares: &[Square],
+    occupancy: Bitboard,
+    out: &mut [Bitboard],
+) -> Option<()> {
+    #[cfg(target_arch = "x86_64")]
+    if PEXT_BATCH[slider as usize].load(Ordering::Relaxed) {
+        // SAFETY: the flag is set only once `pext` passed its check.
+        unsafe { pext_batch(slider, squares, occupancy, out) };
+        return Some(());
+    }
+    let _ = (slider, squares, occupancy, out);
+    None
+}
+
+/// `slider`'s batch by `pext`'s loop as the free functions inline it
+/// ([`PEXT_BATCH`]); also what the calibration times for `pext`'s batch cells.
+///
+/// # Safety
+///
+/// The CPU must support `pext` (its check passed).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) unsafe fn pext_batch(
+    slider: Slider,
+    squares: &[Square],
+    occupancy: Bitboard,
+    out: &mut [Bitboard],
+) {
+    // SAFETY: the caller's guarantee.
+    let pext = unsafe { <hq_pext::Pext as SliderAttacks>::new_unchecked() };
+    slider.batch(pext, squares, occupancy, out)
 }
 
 /// Whether this build enables `avx512`'s level (x86-64-v4 with GFNI)

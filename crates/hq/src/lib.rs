@@ -243,6 +243,7 @@ entry_point!(
     /// If `squares` and `out` differ in length.
     rook_attacks_batch(squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]),
     check hq_core::check_batch_lengths(squares.len(), out.len()),
+    inline inline_batch(Slider::Rook, squares, occupancy, out),
     forced Batch(Rook) Batch(Slider::Rook, squares, occupancy, out),
     table batches.rook(squares, occupancy, out)
 );
@@ -250,6 +251,7 @@ entry_point!(
     /// Bishop attacks of every square in `squares` (see [`rook_attacks_batch`]).
     bishop_attacks_batch(squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]),
     check hq_core::check_batch_lengths(squares.len(), out.len()),
+    inline inline_batch(Slider::Bishop, squares, occupancy, out),
     forced Batch(Bishop) Batch(Slider::Bishop, squares, occupancy, out),
     table batches.bishop(squares, occupancy, out)
 );
@@ -257,6 +259,7 @@ entry_point!(
     /// Queen attacks of every square in `squares` (see [`rook_attacks_batch`]).
     queen_attacks_batch(squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]),
     check hq_core::check_batch_lengths(squares.len(), out.len()),
+    inline inline_batch(Slider::Queen, squares, occupancy, out),
     forced Batch(Queen) Batch(Slider::Queen, squares, occupancy, out),
     table batches.queen(squares, occupancy, out)
 );
