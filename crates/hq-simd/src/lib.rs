@@ -370,9 +370,9 @@ impl Avx512 {
     /// needs no feature on the caller, and no `vzeroupper` after). For
     /// run-time dispatch from baseline code, where the trait method is a
     /// call into code compiled for x86-64-v4: the facade's set-wise free
-    /// functions run it so. A loop compiled with AVX-512 (a job) does
-    /// better with the trait method, which keeps the constants in
-    /// registers.
+    /// functions run it so, in every build. A job's loop compiled for
+    /// x86-64-v4 does better with the trait method, whose constants stay in
+    /// registers across calls (the `avx512` and `hq` rows' set-wise cells).
     ///
     /// ```
     /// use hq_core::{Bitboard, SliderAttacks, Square};

@@ -1042,22 +1042,16 @@ pub(crate) unsafe fn pext_batch(
     slider.batch(pext, squares, occupancy, out)
 }
 
-/// Whether this build enables `avx512`'s level (x86-64-v4 with GFNI)
-/// everywhere, as `-C target-cpu=native` does on an AVX-512 CPU, and forces
-/// no backend: then the set-wise free functions inline the token's kernel
-/// ([`avx512_setwise`]).
-#[cfg(target_arch = "x86_64")]
-const STATIC_AVX512: bool = !FORCED && <hq_simd::Avx512 as SliderAttacks>::LEVEL.is_static();
-
 /// Per piece (rook, bishop, queen): whether the installed set-wise entry is
 /// `avx512`'s own (no loop over single lookups). The set-wise free
 /// functions then run its kernel inline, in the caller's loop, instead of
 /// calling the installed entry; for rook and bishop sets the call is a
 /// large part of the kernel's time (the `hq` and `avx512` rows' set-wise
-/// columns). In a [`STATIC_AVX512`] build they inline the token's kernel,
-/// whose constants the caller's loop keeps in registers; otherwise the
-/// `asm!` form that any caller may inline, baseline code included
-/// (`Avx512::rook_attacks_setwise_in_any_caller`).
+/// columns). They run the `asm!` form that any caller may inline, baseline
+/// code included (`Avx512::rook_attacks_setwise_in_any_caller`), in every
+/// build: in one that enables x86-64-v4, inlining the token's kernel
+/// instead measured slower (the native build's `hq` set-wise cells; the
+/// commit that made the change has the figures).
 ///
 /// Soundness: [`install`] sets a flag only for a plan whose backends were
 /// checked, so only once `avx512` passed its CPU check; the flag chooses
@@ -1094,9 +1088,8 @@ pub(crate) fn inline_setwise(
 }
 
 /// `slider`'s set-wise attacks by `avx512`'s kernel as the free functions
-/// inline it ([`AVX512_SETWISE`]): the token's where the build enables its
-/// level, else the `asm!` form for callers of any level. Also what the
-/// calibration times for `avx512`'s set-wise cells.
+/// inline it ([`AVX512_SETWISE`]): the `asm!` form for callers of any
+/// level. Also what the calibration times for `avx512`'s set-wise cells.
 ///
 /// # Safety
 ///
@@ -1108,9 +1101,6 @@ pub(crate) unsafe fn avx512_setwise(
     sliders: Bitboard,
     occupancy: Bitboard,
 ) -> Bitboard {
-    if let Some(avx512) = static_avx512() {
-        return slider.setwise(avx512, sliders, occupancy);
-    }
     // SAFETY: the caller's guarantee.
     let avx512 = unsafe { <hq_simd::Avx512 as SliderAttacks>::new_unchecked() };
     match slider {
@@ -1118,19 +1108,6 @@ pub(crate) unsafe fn avx512_setwise(
         Slider::Bishop => avx512.bishop_attacks_setwise_in_any_caller(sliders, occupancy),
         Slider::Queen => avx512.queen_attacks_setwise_in_any_caller(sliders, occupancy),
     }
-}
-
-/// The `avx512` token where this build enables its level everywhere
-/// ([`STATIC_AVX512`]), else `None` (folded at compile time either way), as
-/// [`static_pext`] is for PEXT: what [`static_setwise`] runs, and the
-/// calibration times.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-pub(crate) fn static_avx512() -> Option<hq_simd::Avx512> {
-    // SAFETY: only where `STATIC_AVX512` holds: the build enables
-    // `avx512`'s level everywhere, so the whole program already requires
-    // its instructions.
-    STATIC_AVX512.then(|| unsafe { <hq_simd::Avx512 as SliderAttacks>::new_unchecked() })
 }
 
 /// Rook attacks by the inlined PEXT lookup ([`pext_single`]).
