@@ -483,6 +483,24 @@ fn setwise(
     inputs.setwise.len()
 }
 
+/// The kernel the free functions inline for `backend`'s `entry` of
+/// `slider`, where they inline one instead of calling its table entry:
+/// PEXT's single lookups and batches, `avx512`'s set-wise fill (each behind
+/// its flag in `dispatch`; a forced build calls its tokens instead, and
+/// they inline PEXT's single lookup alike).
+fn inlined(entry: Entry, backend: Backend, slider: Slider) -> Option<Kernel> {
+    #[cfg(target_arch = "x86_64")]
+    match (entry, backend) {
+        (Entry::Single, Backend::Pext) => return Some(Kernel::PextSingle(slider)),
+        _ if registry::FORCED => {}
+        (Entry::Batch, Backend::Pext) => return Some(Kernel::PextBatch(slider)),
+        (Entry::Setwise, Backend::Avx512) => return Some(Kernel::Avx512Setwise(slider)),
+        _ => {}
+    }
+    let _ = (entry, backend, slider);
+    None
+}
+
 /// The cells of every candidate of every entry point and piece.
 fn cells() -> Vec<Cell> {
     let tables = |b: Backend| registry::tables(b).expect("candidates are dispatched");
@@ -504,7 +522,11 @@ fn cells() -> Vec<Cell> {
                 ns: f64::NAN,
                 fastest: f64::NAN,
             },
-            kernel,
+            // Where the free functions inline a kernel, time that.
+            kernel: match setwise_loop {
+                None => inlined(entry, backend, slider).unwrap_or(kernel),
+                Some(_) => kernel,
+            },
             samples: Vec::new(),
         })
     };
@@ -520,12 +542,6 @@ fn cells() -> Vec<Cell> {
         for b in candidates(Entry::Single) {
             let s = tables(b).0;
             let kernel = Kernel::Single(of(slider, s.rook, s.bishop, s.queen));
-            #[cfg(target_arch = "x86_64")]
-            let kernel = if b == Backend::Pext {
-                Kernel::PextSingle(slider)
-            } else {
-                kernel
-            };
             push(Entry::Single, slider, b, None, kernel);
         }
         for b in candidates(Entry::Latency) {
@@ -541,27 +557,13 @@ fn cells() -> Vec<Cell> {
         for b in candidates(Entry::Batch) {
             let t = tables(b).1;
             let f = of(slider, t.rook, t.bishop, t.queen);
-            let kernel = Kernel::Batch(f);
-            // The free functions inline `pext`'s loop (unless forced): time that.
-            #[cfg(target_arch = "x86_64")]
-            let kernel = match b {
-                Backend::Pext if !registry::FORCED => Kernel::PextBatch(slider),
-                _ => kernel,
-            };
-            push(Entry::Batch, slider, b, None, kernel);
+            push(Entry::Batch, slider, b, None, Kernel::Batch(f));
         }
         let setwise = candidates(Entry::Setwise);
         for &w in &setwise {
             let plain: &Setwise = tables(w).2;
             let f = of(slider, plain.rook, plain.bishop, plain.queen);
-            let kernel = Kernel::Setwise(f);
-            // The free functions inline `avx512`'s kernel (unless forced): time that.
-            #[cfg(target_arch = "x86_64")]
-            let kernel = match w {
-                Backend::Avx512 if !registry::FORCED => Kernel::Avx512Setwise(slider),
-                _ => kernel,
-            };
-            push(Entry::Setwise, slider, w, None, kernel);
+            push(Entry::Setwise, slider, w, None, Kernel::Setwise(f));
             // The loops the free functions have over another single backend.
             for &single in &setwise {
                 let n = 2;
