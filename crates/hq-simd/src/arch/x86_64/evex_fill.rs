@@ -5,15 +5,18 @@
 //! run `vzeroupper` before it returns, or the caller's SSE code pays for the
 //! mixed state; registers 16-31 are outside that state (glibc's EVEX string
 //! functions use them for the same reason). Compiled from intrinsics, the
-//! set-wise entry of the free functions, one call per set from baseline
-//! code, used ymm0-5 and ended in `vzeroupper`; in ymm16-23 it needs none,
-//! and the `hq` row's rook and bishop set-wise cells rose by a tenth on the
-//! AMD Zen 4 (the commit that made this file has the figures). `asm!` is
-//! the only way to name the registers.
+//! fill used ymm0-5 and its entry ended in `vzeroupper`; in ymm16-23 it
+//! needs none. `asm!` is the only way to name the registers.
 //!
-//! The constants are `asm!` inputs in fixed registers: a caller's loop
-//! keeps them there across calls, and an entry loads them from its own
-//! constant pool.
+//! Two forms of one template:
+//! * [`four`] and [`eight`], for code compiled with AVX-512 (the token's
+//!   methods): the constants are inputs in fixed registers, where a
+//!   caller's loop keeps them across calls;
+//! * [`four_in_any_caller`] and [`eight_in_any_caller`], for code of any
+//!   level (the facade's set-wise free functions): the constants are
+//!   memory operands, and registers 16-31 appear only as clobbers, which
+//!   rustc allows without the target feature, so the block inlines into
+//!   baseline code: no call per set.
 
 use core::arch::asm;
 use core::arch::x86_64::*;
