@@ -6,10 +6,10 @@
 //!   whose entries decide ([`decide`]), install the three chosen tables and
 //!   forward; every later call is one atomic load and one indirect call. The
 //!   table entries run the kernels compiled for their backend's level.
-//!   Two kernels skip the call where installed, behind one load and a
-//!   predicted branch: PEXT's single lookups ([`PEXT_MASKS`]) and
-//!   `avx512`'s set-wise fill ([`AVX512_SETWISE`]), both `asm!` that needs
-//!   no target feature on the caller.
+//!   Three kernels skip the call where installed, behind one load and a
+//!   predicted branch: PEXT's single lookups ([`PEXT_MASKS`]) and batches
+//!   ([`PEXT_BATCH`]), and `avx512`'s set-wise fill ([`AVX512_SETWISE`]),
+//!   all `asm!` that needs no target feature on the caller.
 //! * **Forced** (`force-*` features, additive): the free functions call the
 //!   forced tokens directly (inlined); the winner of each entry point is
 //!   decided once and kept in an atomic index, so a build with one forced

@@ -32,9 +32,12 @@
 //! each row). Where the single lookups are PEXT's, the free functions inline
 //! its lookup: one relaxed load fetches the square's PEXT mask, zero unless
 //! PEXT is the choice, and a predicted branch tests it (the `pext` is inline
-//! assembly, so the caller needs no target feature); otherwise they
-//! reach the backend through one atomic load and one indirect call per
-//! call. [`with_active_backend`] inlines every lookup into a job.
+//! assembly, so the caller needs no target feature). Batches whose
+//! backend is PEXT run its loop inline the same way, and set-wise calls
+//! whose backend is `avx512`'s fill run it as inline assembly in registers
+//! 16-31, behind one flag test each. Otherwise the free functions reach
+//! the backend through one atomic load and one indirect call per call.
+//! [`with_active_backend`] inlines every lookup into a job.
 //!
 //! A build that enables x86-64-v4 at compile time (`-C target-cpu=native`
 //! on an AVX-512 CPU) fixes the single lookups to PEXT, every such class's
@@ -167,8 +170,9 @@ impl WithBackend for Setwise {
 }
 
 /// Defines a free entry point: in a forced build the forced backend's job,
-/// else (where PEXT is the choice) the inlined PEXT lookup, else one
-/// indirect call through the installed table; without `std`, the
+/// else the inlined kernel where its backend is installed (`pext`: PEXT
+/// single lookups; `inline`: PEXT batches, `avx512`'s set-wise fill), else
+/// one indirect call through the installed table; without `std`, the
 /// compile-time choice's job ([`fixed`]).
 macro_rules! entry_point {
     ($(#[$doc:meta])* $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?,
