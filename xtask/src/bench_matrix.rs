@@ -112,10 +112,7 @@ fn configs(bmi2: bool) -> Vec<ConfigRun> {
         description,
         rustflags: rustflags.to_owned(),
         cargo_args: args.split_whitespace().map(str::to_owned).collect(),
-        skip_reason: None,
-        meta: None,
-        build_seconds: 0.0,
-        run_seconds: 0.0,
+        ..ConfigRun::default()
     };
     let cozy = if bmi2 {
         " --features cozy-chess-pext"

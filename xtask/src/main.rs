@@ -3,7 +3,6 @@
 mod bench_matrix;
 mod cross;
 mod emu;
-mod perft_suite;
 mod readme;
 mod release;
 mod reliability;
@@ -25,12 +24,8 @@ enum Task {
     EmuTest(emu::Args),
     /// The tests on aarch64 (qemu-user) and wasm32 (Node's WASI), wasm builds.
     CrossTest(cross::Args),
-    /// Every position of the perft suites at every listed depth.
-    PerftSuite(perft_suite::Args),
     /// Regenerate the README's measured tables from `benches/results/`.
     Readme(readme::Args),
-    /// Miri, the fuzz targets and ThreadSanitizer (nightly), as `test` runs them.
-    Reliability(reliability::Args),
 }
 
 /// Runs the task; an error is printed with its causes (no backtrace).
@@ -40,9 +35,7 @@ fn main() -> ExitCode {
         Task::BenchMatrix(a) => bench_matrix::run(a),
         Task::EmuTest(a) => emu::run(a),
         Task::CrossTest(a) => cross::run(a),
-        Task::PerftSuite(a) => perft_suite::run(a),
         Task::Readme(a) => readme::run(a),
-        Task::Reliability(a) => reliability::run(a),
     };
     let Err(e) = result else {
         return ExitCode::SUCCESS;

@@ -2,7 +2,7 @@
 //! with the reason when nightly, a component or `cargo-fuzz` is missing
 //! (`.ci/run` installs them): [`miri`], the fuzz targets with a planted-bug
 //! self-test ([`fuzz`]) and ThreadSanitizer on the facade's concurrent first
-//! use ([`tsan`]). `cargo xtask reliability` runs them alone.
+//! use ([`tsan`]). `cargo xtask test --only Miri|fuzz|Thread` runs one alone.
 
 use anyhow::{Context, bail, ensure};
 use hq::Backend;
@@ -12,34 +12,8 @@ use std::process::ExitStatus;
 use std::time::Instant;
 use xshell::{Cmd, Shell, cmd};
 
-/// Seconds per fuzz target in `cargo xtask test`.
-pub const FUZZ_SECONDS: u64 = 30;
-
-/// `cargo xtask reliability`'s options.
-#[derive(clap::Args)]
-pub struct Args {
-    /// Only this part.
-    #[arg(long, value_parser = ["miri", "fuzz", "tsan"])]
-    only: Option<String>,
-    /// Seconds per fuzz target (the facade target's shared over its runs).
-    #[arg(long, default_value_t = FUZZ_SECONDS)]
-    fuzz_seconds: u64,
-}
-
-/// The task.
-pub fn run(args: &Args) -> anyhow::Result<()> {
-    let wanted = |part| args.only.as_deref().is_none_or(|only| only == part);
-    if wanted("miri") {
-        miri()?;
-    }
-    if wanted("fuzz") {
-        fuzz_for(args.fuzz_seconds)?;
-    }
-    if wanted("tsan") {
-        tsan()?;
-    }
-    Ok(())
-}
+/// Seconds per fuzz target.
+const FUZZ_SECONDS: u64 = 30;
 
 /// Why `cargo +nightly <tool> --version` does not run here, if it does not.
 fn missing(sh: &Shell, tool: &str, install: &str) -> Option<String> {
@@ -205,16 +179,12 @@ fn tail(output: &str) -> String {
     [panic, last].concat().join("\n")
 }
 
-/// The fuzz targets for [`FUZZ_SECONDS`] each, and the self-test.
-pub fn fuzz() -> anyhow::Result<()> {
-    fuzz_for(FUZZ_SECONDS)
-}
-
 /// Builds the fuzz targets (AddressSanitizer), runs each from the committed
-/// seeds for `secs`, the facade's once per backend this CPU runs and on the
-/// class's choice (sharing `secs`, at least 2 s each); then the self-test: a
-/// planted wrong backend must be found.
-fn fuzz_for(secs: u64) -> anyhow::Result<()> {
+/// seeds for [`FUZZ_SECONDS`], the facade's once per backend this CPU runs
+/// and on the class's choice (sharing the time, at least 2 s each); then the
+/// self-test: a planted wrong backend must be found.
+pub fn fuzz() -> anyhow::Result<()> {
+    let secs = FUZZ_SECONDS;
     let sh = crate::sh()?;
     let install = "rustup toolchain install nightly; cargo install cargo-fuzz";
     if let Some(why) = missing(&sh, "fuzz", install) {

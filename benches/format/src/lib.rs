@@ -326,7 +326,7 @@ pub struct TimedCell {
 }
 
 /// One build configuration and how its run went.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct ConfigRun {
     /// Short name: `runtime`, `native`, `shakmaty-hq`, `force-<backend>`.
     pub name: String,

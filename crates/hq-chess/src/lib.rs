@@ -30,8 +30,9 @@
 //!   prints the node count, time and nodes per second (`--divide`: each root
 //!   move with its count first, as `e2e4: 20`).
 //! * `cargo test -p hq-chess`: the suites (`suites/*.epd`) on every backend
-//!   the CPU supports and with every board option, at CI depths; `cargo
-//!   xtask perft-suite` runs every listed depth.
+//!   the CPU supports and with every board option, at CI depths; its `perft-suite`
+//!   binary (`cargo run --release -p hq-chess --bin perft-suite`) runs
+//!   every listed depth.
 //! * `cargo run --release -p hq-chess --example peers --features peers-board-options -- [--quick] [--csv]`
 //!   (`--features peers` without the board-option rows):
 //!   the speed of hq's choice, every backend and every board option against

@@ -1,7 +1,7 @@
 //! The perft suites (`suites/*.epd`, compiled in) on every backend this
 //! machine supports, to depths that keep CI short: deeper for fast backends,
 //! shallower for slow (emulated) ones, never below depth 3 for standard.epd.
-//! `cargo xtask perft-suite` runs every depth. The perfts per backend are
+//! The `perft-suite` binary runs every depth. The perfts per backend are
 //! the library's (`perft_on`, `check_cases`): this binary compiles none of
 //! its own but the board options' (it took 136 s to build when it did).
 
@@ -251,7 +251,7 @@ fn a_small_perft_agrees_through_every_way_in() {
     println!("small perft: 3 positions on the active choice, divide and {runs} backend runs agree");
 }
 
-/// `check_suite` (what `cargo xtask perft-suite` runs) passes the first
+/// `check_suite` (what the `perft-suite` binary runs) passes the first
 /// standard positions on the active choice and on a named backend, and
 /// reports a wrong count with its line and depth.
 #[test]

@@ -8,7 +8,7 @@
 //!
 //! Defaults: hq's choice, both suites, every depth, all cores.
 //! standard.epd is about 2.6 billion nodes and chess960.epd about 32 billion.
-//! `cargo xtask perft-suite` runs it optimised.
+//! `cargo run --release -p hq-chess --bin perft-suite` runs it optimised.
 
 use clap::Parser;
 use hq::Backend;
