@@ -516,13 +516,7 @@ fn install(plan: &Plan) {
         let (singles, batches, setwise) = run_time_tables(plan);
         SINGLES.store(ptr(singles), Ordering::Release);
         #[cfg(target_arch = "x86_64")]
-        arm_pext(plan.single);
-        #[cfg(target_arch = "x86_64")]
-        for (flag, slider) in PEXT_BATCH.iter().zip(Slider::ALL) {
-            flag.store(plan.batch.get(slider) == Backend::Pext, Ordering::Relaxed);
-        }
-        #[cfg(target_arch = "x86_64")]
-        arm_avx512_setwise(plan);
+        arm_inlined_kernels(plan);
         BATCHES.store(ptr(batches), Ordering::Release);
         SETWISE.store(ptr(setwise), Ordering::Release);
     }
@@ -1059,9 +1053,15 @@ pub(crate) unsafe fn pext_batch(
 #[cfg(target_arch = "x86_64")]
 static AVX512_SETWISE: [AtomicBool; 3] = [const { AtomicBool::new(false) }; 3];
 
-/// Sets [`AVX512_SETWISE`] for `plan`.
+/// Arms, for `plan`, the kernels the free functions inline where their
+/// backend is installed, and disarms the others: PEXT's single lookups
+/// ([`arm_pext`]), [`PEXT_BATCH`] and [`AVX512_SETWISE`].
 #[cfg(target_arch = "x86_64")]
-fn arm_avx512_setwise(plan: &Plan) {
+fn arm_inlined_kernels(plan: &Plan) {
+    arm_pext(plan.single);
+    for (flag, slider) in PEXT_BATCH.iter().zip(Slider::ALL) {
+        flag.store(plan.batch.get(slider) == Backend::Pext, Ordering::Relaxed);
+    }
     for (flag, slider) in AVX512_SETWISE.iter().zip(Slider::ALL) {
         let (single, n) = (plan.single.get(slider), plan.setwise_loop.get(slider));
         let own = plan.setwise.get(slider) == Backend::Avx512
