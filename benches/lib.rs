@@ -14,6 +14,7 @@
 //! against the oracle `hq::reference` and times every workload of
 //! [`Workload`] with criterion.
 
+pub mod engine;
 pub mod reference;
 pub mod runner;
 
@@ -57,7 +58,7 @@ pub struct Input {
 /// sets (subsets of it, each with a random count in the crowd's range).
 ///
 /// Each call takes one of the two by a bit of `pick`, a different bit every
-/// round ([`Data::round`]), so the sequence of slider counts repeats only
+/// round ([`next_round`]), so the sequence of slider counts repeats only
 /// after 64 rounds of [`INPUTS`] calls. With one fixed set per input the
 /// branch predictor learned the 4096 counts of a round for some code shapes
 /// and not for others: a per-piece loop ran with 1-2 queens as fast as the
@@ -232,14 +233,25 @@ impl Default for TtBuffer {
     }
 }
 
-/// Everything a workload reads.
+/// The set-wise workloads' round counter (see [`SetwiseInput`]): a static,
+/// not a field of [`Data`], so that `Data` holds no interior mutability.
+/// With it inside, `&Data` was not read-only to the optimizer, and a loop
+/// with a call anywhere in it (a free function's cold path) reloaded the
+/// cache buffer's address on every iteration, where a token's loop had it
+/// in a register: the cache column then measured that, not the lookups.
+static ROUND: AtomicU32 = AtomicU32::new(0);
+
+/// The next set-wise round.
+pub fn next_round() -> u32 {
+    ROUND.fetch_add(1, Ordering::Relaxed)
+}
+
+/// Everything a workload reads (nothing in it changes).
 pub struct Data {
     /// The lookups' inputs.
     pub inputs: Vec<Input>,
     /// The set-wise calls' inputs, one per lookup input.
     pub setwise: Vec<SetwiseInput>,
-    /// The set-wise workloads' round counter (see [`SetwiseInput`]).
-    pub round: AtomicU32,
     /// The inputs' squares in order: the batch workload's square lists (64
     /// per call, different every call, so that nothing about them can be
     /// hoisted out of the loop).
@@ -255,7 +267,6 @@ impl Data {
         Data {
             squares: inputs.iter().map(|i| i.square).collect(),
             setwise: setwise_inputs(&inputs),
-            round: AtomicU32::new(0),
             inputs,
             tt: TtBuffer::new(),
         }
@@ -326,6 +337,20 @@ pub enum Workload {
     /// Throughput interleaved with one random read of a 64 MiB buffer per
     /// lookup, as transposition-table probes cause in an engine.
     Cache,
+    /// The engine-shaped loop of [`engine`]: a generic helper in this crate
+    /// taking the lookup as a closure, no barrier on the inputs.
+    Engine(EngineLoop),
+}
+
+/// What the engine-shaped loop ([`engine`]) calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineLoop {
+    /// Single lookups, as [`Workload::Throughput`].
+    Throughput,
+    /// Batches, as [`Workload::Batch`].
+    Batch,
+    /// Set-wise calls, as [`Workload::Setwise`].
+    Setwise(Crowd),
 }
 
 impl Workload {
@@ -340,9 +365,23 @@ impl Workload {
         Workload::Cache,
     ];
 
+    /// The engine-shaped loops, in table order.
+    pub const ENGINE: [Workload; 5] = [
+        Workload::Engine(EngineLoop::Throughput),
+        Workload::Engine(EngineLoop::Batch),
+        Workload::Engine(EngineLoop::Setwise(Crowd::Few)),
+        Workload::Engine(EngineLoop::Setwise(Crowd::Typical)),
+        Workload::Engine(EngineLoop::Setwise(Crowd::Many)),
+    ];
+
     /// Lower-case name (the criterion group is `<piece>/<workload>`).
     pub fn name(self) -> &'static str {
         match self {
+            Workload::Engine(EngineLoop::Throughput) => "engine-throughput",
+            Workload::Engine(EngineLoop::Batch) => "engine-batch",
+            Workload::Engine(EngineLoop::Setwise(Crowd::Few)) => "engine-setwise-few",
+            Workload::Engine(EngineLoop::Setwise(Crowd::Typical)) => "engine-setwise-typical",
+            Workload::Engine(EngineLoop::Setwise(Crowd::Many)) => "engine-setwise-many",
             Workload::Throughput => "throughput",
             Workload::Latency => "latency",
             Workload::Batch => "batch",
@@ -364,6 +403,9 @@ pub trait Lookup: Copy + 'static {
     /// Whether the single-lookup workloads are timed (throughput, latency,
     /// cache pressure).
     const HAS_SINGLE: bool = true;
+    /// Whether the engine-shaped loops are timed (the backends, the facade
+    /// and its jobs).
+    const HAS_ENGINE: bool = false;
 
     /// Rook attacks.
     fn rook(self, sq: Square, occ: Bitboard) -> Bitboard;
@@ -413,6 +455,13 @@ pub trait Lookup: Copy + 'static {
         run_single_inline(self, workload, piece, data)
     }
 
+    /// One iteration of an engine-shaped loop, compiled where the caller
+    /// is (override it to compile the loop with target features).
+    #[inline(never)]
+    fn run_engine(self, shape: EngineLoop, piece: Piece, data: &Data) -> u64 {
+        run_engine_inline(self, shape, piece, data)
+    }
+
     /// One iteration of an entry-point workload (batch, set-wise): these call
     /// the implementation's own batch or set-wise entry point, which may use
     /// vector code over the squares or sliders of one call.
@@ -425,7 +474,7 @@ pub trait Lookup: Copy + 'static {
 /// How many lookups one iteration of `workload` performs.
 pub fn lookups_per_iteration(workload: Workload) -> usize {
     match workload {
-        Workload::Batch => INPUTS / 64 * 64,
+        Workload::Batch | Workload::Engine(EngineLoop::Batch) => INPUTS / 64 * 64,
         _ => INPUTS,
     }
 }
@@ -433,13 +482,52 @@ pub fn lookups_per_iteration(workload: Workload) -> usize {
 /// Whether `workload` times single lookups (one call per input, as an
 /// engine's move generator makes them) rather than an entry point's calls.
 pub fn is_single_lookup(workload: Workload) -> bool {
-    !matches!(workload, Workload::Batch | Workload::Setwise(_))
+    !matches!(
+        workload,
+        Workload::Batch | Workload::Setwise(_) | Workload::Engine(_)
+    )
+}
+
+/// The engine-shaped loops ([`engine`]) over `lookup`, inlined into the
+/// caller: one closure per piece, handed to the helper.
+#[inline(always)]
+pub fn run_engine_inline<L: Lookup>(
+    lookup: L,
+    shape: EngineLoop,
+    piece: Piece,
+    data: &Data,
+) -> u64 {
+    macro_rules! per_piece {
+        ($piece:expr) => {
+            match shape {
+                EngineLoop::Throughput => {
+                    engine::lookups(&data.inputs, |s, o| lookup.attacks($piece, s, o))
+                }
+                EngineLoop::Batch => engine::batches(&data.squares, &data.inputs, |sq, o, out| {
+                    lookup.batch($piece, sq, o, out)
+                }),
+                EngineLoop::Setwise(crowd) => {
+                    let round = next_round();
+                    engine::setwise_calls(&data.setwise, crowd, round, |s, o| {
+                        lookup.setwise($piece, s, o)
+                    })
+                }
+            }
+        };
+    }
+    match piece {
+        Piece::Rook => per_piece!(Piece::Rook),
+        Piece::Bishop => per_piece!(Piece::Bishop),
+        Piece::Queen => per_piece!(Piece::Queen),
+    }
 }
 
 /// One iteration of `workload`, through [`Lookup::run_single`] or
 /// [`Lookup::run_calls`].
 pub fn run<L: Lookup>(lookup: L, workload: Workload, piece: Piece, data: &Data) -> u64 {
-    if is_single_lookup(workload) {
+    if let Workload::Engine(shape) = workload {
+        lookup.run_engine(shape, piece, data)
+    } else if is_single_lookup(workload) {
         lookup.run_single(workload, piece, data)
     } else {
         lookup.run_calls(workload, piece, data)
@@ -482,7 +570,7 @@ pub fn run_single_inline<L: Lookup>(
         Workload::Throughput => per_piece!(throughput),
         Workload::Latency => per_piece!(latency),
         Workload::Cache => per_piece!(cache),
-        Workload::Batch | Workload::Setwise(_) => {
+        Workload::Batch | Workload::Setwise(_) | Workload::Engine(_) => {
             panic!("{workload:?} is not a single-lookup workload")
         }
     }
@@ -661,7 +749,7 @@ fn consume(out: &[Bitboard; 64]) -> u64 {
 /// Set-wise: the union of the attacks of a slider set of `crowd` per input.
 #[inline(always)]
 fn setwise(data: &Data, crowd: Crowd, f: impl Fn(Bitboard, Bitboard) -> Bitboard) -> u64 {
-    let round = data.round.fetch_add(1, Ordering::Relaxed);
+    let round = next_round();
     let mut sink = 0;
     for i in &data.setwise {
         let (sliders, occupancy) = opaque_setwise(i.sliders(crowd, round), i.occupancy);
@@ -706,6 +794,15 @@ pub struct Ours<B>(pub B);
 impl<B: SliderAttacks> Lookup for Ours<B> {
     const HAS_BATCH: bool = true;
     const HAS_SETWISE: bool = true;
+    const HAS_ENGINE: bool = true;
+
+    #[inline(never)]
+    fn run_engine(self, shape: EngineLoop, piece: Piece, data: &Data) -> u64 {
+        self.0.run_compiled(
+            #[inline(always)]
+            |t| run_engine_inline(Ours(t), shape, piece, data),
+        )
+    }
 
     token_lookups!(Ours);
     #[inline(always)]
@@ -774,6 +871,17 @@ impl WithBackend for CallsLoop<'_> {
     }
 }
 
+/// An engine-shaped loop as a job.
+struct EngineJob<'a>(EngineLoop, Piece, &'a Data);
+
+impl WithBackend for EngineJob<'_> {
+    type Output = u64;
+    #[inline(always)]
+    fn run<B: SliderAttacks>(self, token: B) -> u64 {
+        run_engine_inline(Ours(token), self.0, self.1, self.2)
+    }
+}
+
 /// One lookup as a job (for the oracle check of [`Job`], not timed).
 struct OneLookup(Piece, Square, Bitboard);
 
@@ -788,6 +896,12 @@ impl WithBackend for OneLookup {
 impl Lookup for Job {
     const HAS_BATCH: bool = true;
     const HAS_SETWISE: bool = true;
+    const HAS_ENGINE: bool = true;
+
+    #[inline(never)]
+    fn run_engine(self, shape: EngineLoop, piece: Piece, data: &Data) -> u64 {
+        hq::with_active_backend(EngineJob(shape, piece, data))
+    }
 
     fn rook(self, sq: Square, occ: Bitboard) -> Bitboard {
         hq::with_active_backend(OneLookup(Piece::Rook, sq, occ))
@@ -836,6 +950,7 @@ pub struct Facade;
 impl Lookup for Facade {
     const HAS_BATCH: bool = true;
     const HAS_SETWISE: bool = true;
+    const HAS_ENGINE: bool = true;
 
     #[inline(always)]
     fn rook(self, sq: Square, occ: Bitboard) -> Bitboard {

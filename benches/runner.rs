@@ -51,6 +51,8 @@ struct Entry {
 
 /// The set of rows to time in one run.
 pub struct Bench {
+    /// The workloads timed ([`Bench::keep_workloads`]).
+    keep: fn(Workload) -> bool,
     data: Data,
     rows: Vec<Row>,
     entries: Vec<Entry>,
@@ -58,26 +60,37 @@ pub struct Bench {
     checked_cases: u64,
 }
 
+/// How the facade chooses in this build.
+fn mode_name(mode: hq::Mode) -> &'static str {
+    match mode {
+        hq::Mode::Forced => "forced",
+        hq::Mode::Compiled => "compiled",
+        _ => "run-time",
+    }
+}
+
 /// How the facade chose in this build, and what.
 fn choice_text() -> String {
     let s = hq::selection();
-    let how = match s.mode {
-        hq::Mode::Forced => "forced",
-        hq::Mode::RunTime => "run-time",
-    };
-    format!("{how}: {}", s.choice())
+    format!("{}: {}", mode_name(s.mode), s.plan)
 }
 
 impl Bench {
     /// An empty run over the fixed inputs (and a fresh 64 MiB buffer).
     pub fn new() -> Bench {
         Bench {
+            keep: |_| true,
             data: Data::new(),
             rows: Vec::new(),
             entries: Vec::new(),
             skipped: Vec::new(),
             checked_cases: 0,
         }
+    }
+
+    /// Times only the workloads `keep` accepts (rows added later).
+    pub fn keep_workloads(&mut self, keep: fn(Workload) -> bool) {
+        self.keep = keep;
     }
 
     /// Adds `lookup` after checking it against the oracle (panics on any
@@ -102,13 +115,14 @@ impl Bench {
         self.checked_cases += check_against_oracle(name, lookup, &self.data);
         let row = self.push_row(name, label, kind);
         for piece in Piece::ALL {
-            for workload in Workload::ALL {
+            for workload in Workload::ALL.into_iter().chain(Workload::ENGINE) {
                 let own = match workload {
+                    Workload::Engine(_) => L::HAS_ENGINE,
                     Workload::Batch => L::HAS_BATCH,
                     Workload::Setwise(_) => L::HAS_SETWISE,
                     _ => L::HAS_SINGLE,
                 };
-                if own {
+                if own && (self.keep)(workload) {
                     self.push(row, piece, workload, lookup, plan);
                 }
             }
@@ -207,10 +221,10 @@ impl Bench {
     /// a calibration measures here (`hq::calibrate`, then each row's plan is
     /// installed before each of its samples).
     pub fn add_facade(&mut self) {
-        let chosen = hq::active_plan();
+        let chosen = hq::selection().plan;
         let label = format!("hq free functions ({})", choice_text());
         self.add_on_plan("hq", &label, RowKind::Facade, Facade, Some(chosen));
-        let latency = hq::selection().latency();
+        let latency = hq::selection().plan.latency;
         let label = format!("hq::latency free functions (rook / bishop / queen: {latency})");
         self.add_on_plan(
             "hq-latency",
@@ -248,9 +262,9 @@ impl Bench {
     /// A loop under `hq::with_active_backend`.
     pub fn add_job(&mut self) {
         let label = format!("loop under hq::with_active_backend ({})", choice_text());
-        let chosen = Some(hq::active_plan());
+        let chosen = Some(hq::selection().plan);
         self.add_on_plan("hq-job", &label, RowKind::Job, Job, chosen);
-        let latency = hq::selection().latency();
+        let latency = hq::selection().plan.latency;
         let label =
             format!("loop under hq::latency::with_backend (rook / bishop / queen: {latency})");
         self.add_on_plan("hq-latency-job", &label, RowKind::Job, LatencyJob, chosen);
@@ -307,10 +321,8 @@ impl Bench {
     pub fn run(mut self) {
         let order = |e: &Entry| {
             let p = Piece::ALL.iter().position(|&p| p == e.piece).unwrap_or(0);
-            let w = Workload::ALL
-                .iter()
-                .position(|&w| w == e.workload)
-                .unwrap_or(0);
+            let mut all = Workload::ALL.into_iter().chain(Workload::ENGINE);
+            let w = all.position(|w| w == e.workload).unwrap_or(0);
             (p, w)
         };
         self.entries.sort_by_key(order);
@@ -488,16 +500,12 @@ impl Bench {
         };
         let selection = hq::selection();
         let meta = BenchMeta {
-            mode: match selection.mode {
-                hq::Mode::Forced => "forced",
-                hq::Mode::RunTime => "run-time",
-            }
-            .to_owned(),
+            mode: mode_name(selection.mode).to_owned(),
             choice: ChoiceNames {
                 single: pieces_name(selection.plan.single),
                 batch: pieces_name(selection.plan.batch),
                 setwise: pieces_name(selection.plan.setwise),
-                setwise_loop: selection.choice().effective_setwise_loop(),
+                setwise_loop: selection.plan.setwise_loop.queen,
             },
             class: selection.class.name.to_owned(),
             inputs: INPUTS,

@@ -9,7 +9,9 @@
 
 use clap::Parser;
 use hq::{Backend, SliderAttacks, WithBackend};
-use hq_benches::{Data, Facade, Job, Lookup, Ours, Piece, Workload, lookups_per_iteration, run};
+use hq_benches::{
+    Data, EngineLoop, Facade, Job, Lookup, Ours, Piece, Workload, lookups_per_iteration, run,
+};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -40,18 +42,21 @@ fn main() {
             timed(Ours(token))
         }
     }
-    let plan = hq::active_plan();
+    let plan = hq::selection().plan;
     println!("{}", hq::selection());
     for name in &args.workloads {
-        let workload = *Workload::ALL
-            .iter()
+        let workload = Workload::ALL
+            .into_iter()
+            .chain(Workload::ENGINE)
             .find(|w| w.name() == name)
             .unwrap_or_else(|| panic!("unknown workload {name:?}"));
         for piece in Piece::ALL {
             let slider = piece.slider();
             let chosen: Backend = match workload {
-                Workload::Batch => plan.batch.get(slider),
-                Workload::Setwise(_) => plan.setwise.get(slider),
+                Workload::Batch | Workload::Engine(EngineLoop::Batch) => plan.batch.get(slider),
+                Workload::Setwise(_) | Workload::Engine(EngineLoop::Setwise(_)) => {
+                    plan.setwise.get(slider)
+                }
                 _ => plan.single.get(slider),
             };
             let rows: Vec<(String, Timed)> = vec![

@@ -71,12 +71,12 @@ impl Kindergarten {
 impl Lookup for Kindergarten {
     #[inline(always)]
     fn rook(self, sq: Square, occ: Bitboard) -> Bitboard {
-        let line = hq::LINE_MASKS[sq as usize].rank;
+        let line = hq_core::LINE_MASKS[sq as usize].rank;
         Bitboard(Self::fill_up(line, sq, occ.0) | Self::file(sq, occ.0))
     }
     #[inline(always)]
     fn bishop(self, sq: Square, occ: Bitboard) -> Bitboard {
-        let m = &hq::LINE_MASKS[sq as usize];
+        let m = &hq_core::LINE_MASKS[sq as usize];
         Bitboard(Self::fill_up(m.diagonal, sq, occ.0) | Self::fill_up(m.anti_diagonal, sq, occ.0))
     }
     compiled_up_to_v3!();

@@ -100,7 +100,7 @@ pub(crate) const fn line_table(line: hq::Line, by_rank: bool) -> [[u64; 64]; 64]
 
 /// The line through `sq`, without `sq`.
 const fn line_mask_of(line: hq::Line, sq: u8) -> u64 {
-    hq::LINE_MASKS[sq as usize].get(line)
+    hq_core::LINE_MASKS[sq as usize].get(line)
 }
 
 /// Both rays of `line` from `sq` over `occ`, walked square by square.

@@ -47,7 +47,7 @@ const fn places(anti: bool) -> [Place; 64] {
             Line::Diagonal
         };
         // The whole line (with the square), rotated: one rank.
-        let rotated = rotate_files(hq::LINE_MASKS[sq].get(line) | 1 << sq, anti);
+        let rotated = rotate_files(hq_core::LINE_MASKS[sq].get(line) | 1 << sq, anti);
         let shift = rotated.trailing_zeros() / 8 * 8;
         assert!(
             rotated >> shift <= 0xFF,

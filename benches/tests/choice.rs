@@ -4,10 +4,11 @@
 //! (within 5 %: the runs are noisy) for each piece of the single lookups and
 //! batches, and for the set-wise calls.
 
-use hq::choice::{CLASSES, ClassChoice, Entry, Slider, classify};
-use hq::cpu::{Feature, Identity, Level, Vendor};
-use hq::{Backend, has_setwise_table};
+use hq::unstable::{CLASSES, ClassChoice, classify};
+use hq::{Backend, Entry, Slider};
 use hq_bench_format::{Results, RowKind};
+use hq_core::cpu::{Feature, Level};
+use hq_core::identity::{Identity, Vendor};
 use std::path::Path;
 
 /// The committed full runs.
@@ -72,30 +73,8 @@ fn score(r: &Results, row: &str, workloads: &[&str]) -> Option<f64> {
 
 #[test]
 fn every_class_choice_is_runnable_and_sane() {
-    let mut elsewhere = Vec::new();
     for class in CLASSES {
-        let c = class.choice;
-        // A class of another architecture never applies to this build, and
-        // its set-wise loop table exists only where its backends do.
-        if class
-            .level
-            .arch()
-            .is_none_or(|arch| arch == std::env::consts::ARCH)
-        {
-            assert!(
-                has_setwise_table(c),
-                "{}: {c:?} has no set-wise table",
-                class.name
-            );
-        } else {
-            elsewhere.push(class.name);
-        }
-        let exceptions = class
-            .per_piece
-            .iter()
-            .filter(|p| p.entry != Entry::Latency)
-            .map(|p| p.backend);
-        for b in [c.single, c.batch, c.setwise].into_iter().chain(exceptions) {
+        for b in class.plan.backends() {
             assert!(
                 b.level() <= class.level || b.level() == Level::Baseline,
                 "{}: {b} needs {} beyond the class's {}",
@@ -112,14 +91,6 @@ fn every_class_choice_is_runnable_and_sane() {
                 );
             }
         }
-    }
-    if !elsewhere.is_empty() {
-        println!(
-            "choice: set-wise tables not checked for {} (classes of another architecture \
-             than this build's {})",
-            elsewhere.join(", "),
-            std::env::consts::ARCH
-        );
     }
     assert_eq!(CLASSES.last().map(|c| c.level), Some(Level::Baseline));
 }
@@ -153,7 +124,7 @@ fn the_choice_table_agrees_with_every_committed_run() {
             .collect();
         // Single lookups and batches per piece: the class's plan, with its
         // per-piece exceptions, against each piece's best backend.
-        let plan = class.plan();
+        let plan = class.plan;
         for (entry, workload, pieces) in [
             (Entry::Single, "throughput", plan.single),
             (Entry::Batch, "batch", plan.batch),
@@ -196,7 +167,7 @@ fn the_choice_table_agrees_with_every_committed_run() {
             .filter_map(|&b| Some((b, score(r, b, &workloads)?)))
             .max_by(|a, b| a.1.total_cmp(&b.1))
             .expect("the run has backend figures");
-        let chosen = class.choice.setwise;
+        let chosen = class.plan.setwise.queen;
         let got = score(r, chosen.name(), &workloads).unwrap_or(0.0);
         println!(
             "choice: {} set-wise: {chosen} {got:.0} M/s, the run's best {best} {best_score:.0}",
@@ -213,24 +184,25 @@ fn the_choice_table_agrees_with_every_committed_run() {
         // only where that backend's own set-wise calls with 1-2 sliders,
         // which are such a loop, beat the set-wise kernel there.
         let few = ["setwise-few"];
-        let c = class.choice;
-        if c.single != c.setwise {
-            let kernel = score(r, c.setwise.name(), &few).unwrap_or(0.0);
-            let looped = score(r, c.single.name(), &few).unwrap_or(0.0);
+        let p = class.plan;
+        let (single, setwise, n) = (p.single.queen, p.setwise.queen, p.setwise_loop.queen);
+        if single != setwise {
+            let kernel = score(r, setwise.name(), &few).unwrap_or(0.0);
+            let looped = score(r, single.name(), &few).unwrap_or(0.0);
             println!(
-                "choice: {} set-wise with 1-2 sliders: {} {looped:.0} M/s, {} {kernel:.0}; \
-                 the class loops up to {} sliders",
-                r.cpu.id, c.single, c.setwise, c.setwise_loop
+                "choice: {} set-wise with 1-2 sliders: {single} {looped:.0} M/s, {setwise} \
+                 {kernel:.0}; the class loops up to {n} sliders",
+                r.cpu.id
             );
-            if c.loops_setwise() {
+            if n > 0 {
                 assert!(
                     looped >= 0.95 * kernel,
                     "{}: class {} loops over {} for 1-2 sliders ({looped:.0} M/s) but {} \
                      measured {kernel:.0}: set its setwise_loop to 0",
                     r.cpu.id,
                     class.name,
-                    c.single,
-                    c.setwise
+                    single,
+                    setwise
                 );
             } else {
                 assert!(
@@ -239,8 +211,8 @@ fn the_choice_table_agrees_with_every_committed_run() {
                      though {} measured {kernel:.0}",
                     r.cpu.id,
                     class.name,
-                    c.single,
-                    c.setwise
+                    single,
+                    setwise
                 );
             }
         }

@@ -209,7 +209,7 @@ fn run_config(
         );
         // Forced builds refuse `HQ_BACKEND`.
         if forced {
-            cmd.env_remove(hq::ENV_VAR)
+            cmd.env_remove(hq::BACKEND_VAR)
         } else {
             cmd
         }

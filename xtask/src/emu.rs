@@ -14,7 +14,7 @@
 use crate::CARGO;
 use anyhow::{Context, Result, bail, ensure};
 use cargo_metadata::{Message, MetadataCommand, TargetKind, camino::Utf8PathBuf};
-use hq::choice::CLASSES;
+use hq::unstable::CLASSES;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::process::{Command, Stdio};
@@ -209,8 +209,8 @@ fn check(cpu: &str, binary: &str, status: Option<i32>, stdout: &str) -> Result<(
         };
         let [s, b, w] = [s, b, w].map(str::trim);
         let class = CLASSES.iter().find(|c| c.name == "intel-avx512");
-        let p = class.expect("an intel-avx512 class").plan();
-        let [ps, pb, pw] = [p.single, p.batch, p.setwise].map(|x| x.compact().to_string());
+        let p = class.expect("an intel-avx512 class").plan;
+        let [ps, pb, pw] = [p.single, p.batch, p.setwise].map(|x| x.to_string());
         let choice = format!("single lookups: {s}, batches: {b}, set-wise: {w}");
         let expected = format!("single lookups: {ps}, batches: {pb}, set-wise: {pw}");
         return match avx512 {

@@ -127,7 +127,7 @@ fn unsupported_backend() -> anyhow::Result<()> {
     let call = format!("run -q -p hq-info --features hq/{feature} -- --call");
     let out = cargo(&sh, &call).ignore_status().output()?;
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let clear = stderr.contains("cannot run on this CPU") && stderr.contains(b.name());
+    let clear = stderr.contains("cannot run") && stderr.contains(b.name());
     let missing = b.check_supported().expect_err("unsupported");
     ensure!(
         out.status.code() == Some(101) && clear,

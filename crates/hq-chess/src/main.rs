@@ -19,7 +19,7 @@ fn main() -> ExitCode {
     let backend = match args.backend {
         Which::Named(b) => b.name().to_owned(),
         Which::Auto => match hq::init() {
-            Ok(s) => format!("auto ({})", s.choice().single),
+            Ok(()) => format!("auto ({})", hq::selection().plan.single),
             Err(e) => {
                 eprintln!("perft: {e}");
                 return ExitCode::FAILURE;

@@ -6,34 +6,29 @@ use crate::movegen::{CountSink, Sink, generate_any};
 use crate::upkeep::{Recompute, Upkeep};
 use crate::{Move, MoveList, Position};
 use hq_core::SliderAttacks;
-use hq_core::cpu::{Compiled, WithLevel, compiled_for};
 use rayon::prelude::*;
 
 /// Recurses into every move it receives.
-struct RecurseSink<'a, B, U, C> {
+struct RecurseSink<'a, B, U> {
     board: &'a Board,
     /// What the board keeps, for this board.
     upkeep: &'a U,
     rules: &'a CastlingRules,
     token: B,
-    /// The level the recursion is compiled for.
-    level: C,
     /// Depth left below the children.
     depth: u32,
     nodes: u64,
 }
 
-impl<B: SliderAttacks, U: Upkeep, C: Compiled> RecurseSink<'_, B, U, C> {
+impl<B: SliderAttacks, U: Upkeep> RecurseSink<'_, B, U> {
     #[inline(always)]
     fn visit(&mut self, child: &Board) {
         let upkeep = self.upkeep.update(self.board, child, self.token);
-        self.nodes += perft_at(
-            child, &upkeep, self.rules, self.token, self.level, self.depth,
-        );
+        self.nodes += perft_at(child, &upkeep, self.rules, self.token, self.depth);
     }
 }
 
-impl<B: SliderAttacks, U: Upkeep, C: Compiled> Sink for RecurseSink<'_, B, U, C> {
+impl<B: SliderAttacks, U: Upkeep> Sink for RecurseSink<'_, B, U> {
     #[inline(always)]
     fn piece(&mut self, kind: usize, from: u8, targets: u64) {
         for to in bits(targets) {
@@ -89,22 +84,21 @@ fn count_moves<B: SliderAttacks, U: Upkeep>(
     sink.0
 }
 
-/// Perft of a board, the recursion compiled for `level`: each node is one
-/// call into a `#[target_feature]` function of the level, with the
-/// generator, the kernels and the bulk counting inlined into it (popcount
-/// bound at the last ply: the portable x86-64 baseline has no POPCNT).
-/// Depth 1 is a bulk count, never a make.
-fn perft_at<B: SliderAttacks, U: Upkeep, C: Compiled>(
+/// Perft of a board, each node compiled for the token's level
+/// ([`SliderAttacks::run_compiled`]): one call into a `#[target_feature]`
+/// function per node, with the generator, the kernels and the bulk
+/// counting inlined into it (popcount bound at the last ply: the portable
+/// x86-64 baseline has no POPCNT). Depth 1 is a bulk count, never a make.
+fn perft_at<B: SliderAttacks, U: Upkeep>(
     board: &Board,
     upkeep: &U,
     rules: &CastlingRules,
     token: B,
-    level: C,
     depth: u32,
 ) -> u64 {
-    level.run(
+    token.run_compiled(
         #[inline(always)]
-        || match depth {
+        |token| match depth {
             0 => 1,
             1 => count_moves(board, upkeep, rules, token),
             _ => {
@@ -113,7 +107,6 @@ fn perft_at<B: SliderAttacks, U: Upkeep, C: Compiled>(
                     upkeep,
                     rules,
                     token,
-                    level,
                     depth: depth - 1,
                     nodes: 0,
                 };
@@ -124,22 +117,14 @@ fn perft_at<B: SliderAttacks, U: Upkeep, C: Compiled>(
     )
 }
 
-/// Runs the recursion at the level jobs for `token`'s backend run at, the
-/// board keeping what `U` keeps.
+/// Runs the recursion, the board keeping what `U` keeps.
 fn perft_board<B: SliderAttacks, U: Upkeep>(
     board: &Board,
     rules: &CastlingRules,
     token: B,
     depth: u32,
 ) -> u64 {
-    struct Job<'a, B, U>(&'a Board, U, &'a CastlingRules, B, u32);
-    impl<B: SliderAttacks, U: Upkeep> WithLevel for Job<'_, B, U> {
-        type Output = u64;
-        fn run<C: Compiled>(self, level: C) -> u64 {
-            perft_at(self.0, &self.1, self.2, self.3, level, self.4)
-        }
-    }
-    compiled_for(token, Job(board, U::new(board, token), rules, token, depth))
+    perft_at(board, &U::new(board, token), rules, token, depth)
 }
 
 /// The number of leaves of the legal move tree of `position`, `depth` plies
@@ -325,14 +310,7 @@ mod tests {
         ] {
             let p = Position::from_fen(fen).expect("valid FEN");
             assert_eq!(
-                perft_at(
-                    &p.board,
-                    &Recompute,
-                    &p.rules,
-                    token,
-                    hq_core::cpu::at::Baseline::new(),
-                    depth
-                ),
+                perft_at(&p.board, &Recompute, &p.rules, token, depth),
                 expected,
                 "{fen}"
             );

@@ -1,7 +1,7 @@
 //! The interface every backend implements.
 
 use crate::cpu::{Level, MissingFeatures};
-use crate::{Bitboard, Line, Square};
+use crate::{Bitboard, Line, Slider, Square};
 
 /// A slider-attack backend, as a zero-sized *token*.
 ///
@@ -86,39 +86,55 @@ pub trait SliderAttacks: Copy + Send + Sync + core::fmt::Debug + 'static {
 
     /// Runs `f` with this token, compiled for the token's instruction set:
     /// `f` is inlined into a `#[target_feature]` function of the level
-    /// [`Level::for_jobs`] gives, so the kernels `f` calls inline into it
-    /// instead of staying calls (mark a big closure's callee
-    /// `#[inline(always)]`).
+    /// [`Level::for_jobs`] gives ([`crate::cpu::run_for`]), so the kernels
+    /// `f` calls inline into it instead of staying calls (mark a big
+    /// closure `#[inline(always)]`). The way to compile a whole loop, or a
+    /// recursion one call per node (perft), for the backend.
     #[inline(always)]
     fn run_compiled<R>(self, f: impl FnOnce(Self) -> R) -> R {
-        match Self::LEVEL {
-            // SAFETY: the token proves the CPU has `Self::LEVEL`, and
-            // `Level::for_jobs` only raises a level to one it detected.
-            Level::Baseline | Level::X86V2 => unsafe {
-                crate::cpu::run_at(
-                    Level::for_jobs(Self::LEVEL),
-                    #[inline(always)]
-                    move || f(self),
-                )
-            },
-            // SAFETY: the token proves the CPU has `Self::LEVEL`.
-            Level::X86V3 => unsafe {
-                crate::cpu::run_at(
-                    Level::X86V3,
-                    #[inline(always)]
-                    move || f(self),
-                )
-            },
-            // SAFETY: the token proves the CPU has `Self::LEVEL`.
-            Level::X86V4 => unsafe {
-                crate::cpu::run_at(
-                    Level::X86V4,
-                    #[inline(always)]
-                    move || f(self),
-                )
-            },
-            _ => f(self),
+        // SAFETY: the token proves the CPU has `Self::LEVEL`.
+        unsafe {
+            crate::cpu::run_for(
+                Self::LEVEL,
+                #[inline(always)]
+                move || f(self),
+            )
         }
+    }
+
+    /// `slider`'s batch in the form for a caller *not* compiled for the
+    /// token's level (run-time dispatch from portable code): by default the
+    /// batch method inside [`Self::run_compiled`], one call into code of
+    /// the level. A token whose batch inlines into any caller at full speed
+    /// overrides it with the method itself (`pext`: its lookups are `asm!`).
+    #[inline(always)]
+    fn batch_in_any_caller(
+        self,
+        slider: Slider,
+        squares: &[Square],
+        occupancy: Bitboard,
+        out: &mut [Bitboard],
+    ) {
+        self.run_compiled(
+            #[inline(always)]
+            |t| slider.batch(t, squares, occupancy, out),
+        )
+    }
+
+    /// `slider`'s set-wise call in the form for a caller not compiled for
+    /// the token's level (see [`Self::batch_in_any_caller`]); `avx512`
+    /// overrides it with its fill as `asm!`.
+    #[inline(always)]
+    fn setwise_in_any_caller(
+        self,
+        slider: Slider,
+        sliders: Bitboard,
+        occupancy: Bitboard,
+    ) -> Bitboard {
+        self.run_compiled(
+            #[inline(always)]
+            |t| slider.setwise(t, sliders, occupancy),
+        )
     }
 
     /// Attacks from `sq` along one `line` (both directions).
@@ -472,6 +488,54 @@ macro_rules! slider_token {
             }
 
             $($items)*
+        }
+    };
+}
+
+/// Defines a token that proves the CPU has a level, for kernels outside
+/// the [`SliderAttacks`](crate::SliderAttacks) backends (compiled with
+/// `at_level!` for the same level): the struct, `LEVEL`, `new`, `require`
+/// (the error names what this CPU lacks) and `new_unchecked`.
+///
+/// ```
+/// hq_core::level_token! {
+///     /// Proof of x86-64-v3.
+///     pub struct V3Proof: X86V3, "my-kernel";
+/// }
+/// assert_eq!(V3Proof::new().is_some(), V3Proof::LEVEL.is_detected());
+/// ```
+#[macro_export]
+macro_rules! level_token {
+    ($(#[$doc:meta])* $vis:vis struct $name:ident: $level:ident, $label:literal;) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug)]
+        $vis struct $name(());
+
+        impl $name {
+            /// The instruction set the kernels are compiled for.
+            pub const LEVEL: $crate::cpu::Level = $crate::cpu::Level::$level;
+
+            /// The token, if the CPU has [`Self::LEVEL`].
+            #[inline]
+            pub fn new() -> Option<Self> {
+                Self::require().ok()
+            }
+
+            /// The token, or what this CPU lacks.
+            #[inline]
+            pub fn require() -> Result<Self, $crate::cpu::MissingFeatures> {
+                $crate::cpu::MissingFeatures::check($label, Self::LEVEL).map(|()| $name(()))
+            }
+
+            /// The token without a check.
+            ///
+            /// # Safety
+            ///
+            /// The CPU must have every feature of [`Self::LEVEL`].
+            #[inline]
+            pub const unsafe fn new_unchecked() -> Self {
+                $name(())
+            }
         }
     };
 }

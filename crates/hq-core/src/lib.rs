@@ -31,14 +31,17 @@
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod attacks;
 mod backend;
 mod bitboard;
 pub mod cpu;
+pub mod identity;
 pub mod leapers;
 mod masks;
 pub mod piece;
 mod random;
 pub mod reference;
+mod slider;
 mod square;
 
 pub use backend::{
@@ -51,8 +54,25 @@ pub use masks::{
     nibble_reversal_table, ray_mask,
 };
 pub use random::SplitMix64;
+pub use slider::Slider;
 pub use square::{ParseSquareError, Square};
 
 /// For `at_level!`: the attribute it puts on each item.
 #[doc(hidden)]
 pub use multiversion as __multiversion;
+
+/// Whether two byte strings are equal, in `const` contexts.
+#[doc(hidden)]
+pub const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}

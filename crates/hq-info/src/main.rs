@@ -6,8 +6,9 @@
 //! or unsupported backend, forced backends the CPU lacks); the message says why.
 
 use clap::Parser;
-use hq::cpu::{Feature, Identity, Level};
+use hq::cpu::{Feature, Level};
 use hq::{Backend, Bitboard, SliderAttacks, Square, WithBackend};
+use hq_core::identity::{Identity, brand_string, cpu_id};
 
 /// What this CPU runs and what `hq` chooses for it.
 #[derive(Parser)]
@@ -71,10 +72,11 @@ fn main() {
         let attacks = hq::queen_attacks(Square::D4, Bitboard::EMPTY);
         println!("queen on d4, empty board: {} squares", attacks.count());
     }
-    let selection = hq::init().unwrap_or_else(|e| {
+    if let Err(e) = hq::init() {
         eprintln!("hq-info: error: {e}");
         std::process::exit(2);
-    });
+    }
+    let selection = hq::selection();
     let id = Identity::detect();
     let top_level = [
         Level::X86V4,
@@ -89,37 +91,33 @@ fn main() {
     println!(
         "hq-attacks {} on {} ({:?}, family {:#x}, model {:#x}; {top_level})",
         env!("CARGO_PKG_VERSION"),
-        hq::cpu::brand_string().unwrap_or_else(|| hq::cpu::TARGET_ARCH.to_owned()),
+        brand_string().unwrap_or_else(|| hq_core::cpu::TARGET_ARCH.to_owned()),
         id.vendor,
         id.family,
         id.model,
     );
     // The choice, one line per entry point.
     let p = selection.plan;
-    println!("single lookups: {}", p.single.compact());
-    println!("batches:        {}", p.batch.compact());
-    if selection.choice().loops_setwise() {
-        println!(
-            "set-wise:       {} ({} up to {} sliders)",
-            p.setwise.compact(),
-            p.single.compact(),
-            p.setwise_loop.compact()
-        );
-    } else {
-        println!("set-wise:       {}", p.setwise.compact());
+    println!("single lookups: {}", p.single);
+    println!("batches:        {}", p.batch);
+    match p.setwise_loop.uniform() {
+        Some(0) => println!("set-wise:       {}", p.setwise),
+        _ => println!(
+            "set-wise:       {} (single lookups up to {} sliders)",
+            p.setwise, p.setwise_loop
+        ),
     }
-    println!(
-        "latency:        {} (hq::latency: rook / bishop / queen)",
-        p.latency
-    );
-    println!("why:            {}", selection.reason());
-    for note in &selection.notes {
+    println!("latency:        {} (hq::latency)", p.latency);
+    let text = selection.to_string();
+    let mut why = text.lines().skip(2);
+    println!("why:            {}", why.next().unwrap_or_default());
+    for note in why {
         println!("                {note}");
     }
     // The class, and how far its evidence reaches this CPU.
     let class = selection.class;
     println!("CPU class:      {} ({})", class.name, class.description);
-    let this = hq::cpu::cpu_id();
+    let this = cpu_id();
     let evidence = if class.measured_on.contains(&this.as_str()) {
         format!("measured on this CPU (benches/results/{this})")
     } else if !class.measured_on.is_empty() {
@@ -203,7 +201,7 @@ fn self_check(args: &Args) -> Option<String> {
 }
 
 /// The details behind the first screen.
-fn verbose(class: &hq::ClassChoice) {
+fn verbose(class: &hq::unstable::ClassChoice) {
     println!("\nclass evidence: {}", class.evidence);
     let features: Vec<String> = Feature::ALL
         .iter()
@@ -214,8 +212,7 @@ fn verbose(class: &hq::ClassChoice) {
     for &b in Backend::all() {
         let status = match b.check_supported() {
             Ok(_) => "runs here".to_owned(),
-            Err(hq::BackendError::Unsupported(missing)) => format!("does not run here: {missing}"),
-            Err(e) => format!("does not run here: {e}"),
+            Err(missing) => format!("does not run here: {missing}"),
         };
         println!("  {:<22} {:<16} {status}", b.name(), b.level().name());
     }

@@ -66,6 +66,7 @@ macro_rules! simd_backend {
         below rooks $rmode:ident($rmax:literal), bishops $bmode:ident($bmax:literal),
         queens $qmode:ident($qmax:literal)
         $(, queen pair $queen_pair:path)?
+        $(, setwise in any caller $any_caller:path)?
     ) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug)]
@@ -184,6 +185,15 @@ macro_rules! simd_backend {
             }
 
             simd_backend!(@setwise_methods $setwise($($setwise_args)*), $module, $rmode($rmax), $bmode($bmax), $qmode($qmax));
+
+            $(
+            #[doc = concat!("The fill as `asm!` (`", stringify!($any_caller), "`): no call and no `vzeroupper` from code of another level.")]
+            #[inline(always)]
+            fn setwise_in_any_caller(self, slider: hq_core::Slider, sliders: Bitboard, occupancy: Bitboard) -> Bitboard {
+                // SAFETY: the token proves the level, and its OS state.
+                Bitboard(unsafe { $any_caller(slider, sliders.0, occupancy.0) })
+            }
+            )?
         }
 
         /// Off its architecture the token is never supported (its level is
@@ -358,67 +368,8 @@ simd_backend! {
     // Intel Xeon, run-time build).
     setwise evex_fill()
     below rooks loop_up_to(0), bishops loop_up_to(0), queens loop_up_to(0),
-    queen pair generic::quad::queen_pair::<YmmGfni>
-}
-
-/// The set-wise kernels inlined into a caller of any level.
-#[cfg(target_arch = "x86_64")]
-impl Avx512 {
-    /// [`SliderAttacks::rook_attacks_setwise`], the same fill, inlined into
-    /// the caller whatever its target features: an `asm!` block that loads
-    /// its constants and names registers 16-31 only as clobbers (which
-    /// needs no feature on the caller, and no `vzeroupper` after). For
-    /// run-time dispatch from baseline code, where the trait method is a
-    /// call into code compiled for x86-64-v4: the facade's set-wise free
-    /// functions run it so, in every build. A job's loop compiled for
-    /// x86-64-v4 does better with the trait method, whose constants stay in
-    /// registers across calls (the `avx512` and `hq` rows' set-wise cells).
-    ///
-    /// ```
-    /// use hq_core::{Bitboard, SliderAttacks, Square};
-    ///
-    /// if let Some(avx512) = hq_simd::Avx512::new() {
-    ///     let rooks = Bitboard::from(Square::A1) | Bitboard::from(Square::H8);
-    ///     let occupancy = Bitboard::from(Square::D1);
-    ///     assert_eq!(
-    ///         avx512.rook_attacks_setwise_in_any_caller(rooks, occupancy),
-    ///         avx512.rook_attacks_setwise(rooks, occupancy),
-    ///     );
-    /// }
-    /// ```
-    #[inline(always)]
-    pub fn rook_attacks_setwise_in_any_caller(
-        self,
-        rooks: Bitboard,
-        occupancy: Bitboard,
-    ) -> Bitboard {
-        // SAFETY: the token proves AVX-512F and VL, and their OS state.
-        Bitboard(unsafe { arch::evex_fill::four_in_any_caller::<0>(rooks.0, occupancy.0) })
-    }
-
-    /// [`SliderAttacks::bishop_attacks_setwise`] inlined into a caller of
-    /// any level, as [`Avx512::rook_attacks_setwise_in_any_caller`].
-    #[inline(always)]
-    pub fn bishop_attacks_setwise_in_any_caller(
-        self,
-        bishops: Bitboard,
-        occupancy: Bitboard,
-    ) -> Bitboard {
-        // SAFETY: as the rook's.
-        Bitboard(unsafe { arch::evex_fill::four_in_any_caller::<4>(bishops.0, occupancy.0) })
-    }
-
-    /// [`SliderAttacks::queen_attacks_setwise`] inlined into a caller of
-    /// any level, as [`Avx512::rook_attacks_setwise_in_any_caller`].
-    #[inline(always)]
-    pub fn queen_attacks_setwise_in_any_caller(
-        self,
-        queens: Bitboard,
-        occupancy: Bitboard,
-    ) -> Bitboard {
-        // SAFETY: as the rook's.
-        Bitboard(unsafe { arch::evex_fill::eight_in_any_caller(queens.0, occupancy.0) })
-    }
+    queen pair generic::quad::queen_pair::<YmmGfni>,
+    setwise in any caller arch::evex_fill::in_any_caller
 }
 
 simd_backend! {

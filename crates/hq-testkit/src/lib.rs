@@ -35,7 +35,7 @@
 //!
 //! It prints the backend's name and the number of cases of each kind.
 
-use hq_core::{Bitboard, LINE_MASKS, Line, SliderAttacks, Square, reference};
+use hq_core::{Bitboard, LINE_MASKS, Line, Slider, SliderAttacks, Square, reference};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use std::fmt;
@@ -308,70 +308,21 @@ fn random_occupancy(rng: &mut SplitMix64) -> Bitboard {
     })
 }
 
-/// The three sliders: for each, the oracle and the backend's entry points
-/// of every kind, so that a check runs the same code for all three.
-#[derive(Clone, Copy, Debug)]
-enum Slider {
-    Rook,
-    Bishop,
-    Queen,
+/// The oracle's attacks of `slider` from one square.
+fn oracle(slider: Slider) -> fn(Square, Bitboard) -> Bitboard {
+    match slider {
+        Slider::Rook => reference::rook_attacks,
+        Slider::Bishop => reference::bishop_attacks,
+        Slider::Queen => reference::queen_attacks,
+    }
 }
 
-impl Slider {
-    const ALL: [Slider; 3] = [Slider::Rook, Slider::Bishop, Slider::Queen];
-
-    /// The entry points' prefix (`rook` of `rook_attacks_batch`).
-    fn name(self) -> &'static str {
-        match self {
-            Slider::Rook => "rook",
-            Slider::Bishop => "bishop",
-            Slider::Queen => "queen",
-        }
-    }
-
-    /// The oracle's attacks from one square.
-    fn oracle(self) -> fn(Square, Bitboard) -> Bitboard {
-        match self {
-            Slider::Rook => reference::rook_attacks,
-            Slider::Bishop => reference::bishop_attacks,
-            Slider::Queen => reference::queen_attacks,
-        }
-    }
-
-    /// `*_attacks`.
-    fn single<B: SliderAttacks>(self) -> fn(B, Square, Bitboard) -> Bitboard {
-        match self {
-            Slider::Rook => B::rook_attacks,
-            Slider::Bishop => B::bishop_attacks,
-            Slider::Queen => B::queen_attacks,
-        }
-    }
-
-    /// `*_attacks_pair` (the occupancy and its reversal).
-    fn pair<B: SliderAttacks>(self) -> fn(B, Square, Bitboard, Bitboard) -> Bitboard {
-        match self {
-            Slider::Rook => B::rook_attacks_pair,
-            Slider::Bishop => B::bishop_attacks_pair,
-            Slider::Queen => B::queen_attacks_pair,
-        }
-    }
-
-    /// `*_attacks_batch`.
-    fn batch<B: SliderAttacks>(self) -> fn(B, &[Square], Bitboard, &mut [Bitboard]) {
-        match self {
-            Slider::Rook => B::rook_attacks_batch,
-            Slider::Bishop => B::bishop_attacks_batch,
-            Slider::Queen => B::queen_attacks_batch,
-        }
-    }
-
-    /// `*_attacks_setwise`.
-    fn setwise<B: SliderAttacks>(self) -> fn(B, Bitboard, Bitboard) -> Bitboard {
-        match self {
-            Slider::Rook => B::rook_attacks_setwise,
-            Slider::Bishop => B::bishop_attacks_setwise,
-            Slider::Queen => B::queen_attacks_setwise,
-        }
+/// `slider`'s `*_attacks_pair` (the occupancy and its reversal).
+fn pair<B: SliderAttacks>(slider: Slider) -> fn(B, Square, Bitboard, Bitboard) -> Bitboard {
+    match slider {
+        Slider::Rook => B::rook_attacks_pair,
+        Slider::Bishop => B::bishop_attacks_pair,
+        Slider::Queen => B::queen_attacks_pair,
     }
 }
 
@@ -395,17 +346,27 @@ fn check_batches_up_to<B: SliderAttacks>(
                 .map(|_| Square::from_index_masked(rng.next_u64() as u8))
                 .collect();
             for slider in Slider::ALL {
-                let name = slider.name();
-                let mut out = vec![Bitboard(0xDEAD_BEEF); len];
-                slider.batch()(backend, &squares, occ, &mut out);
-                for (i, (&sq, &got)) in squares.iter().zip(&out).enumerate() {
-                    cases += 1;
-                    compare(
-                        B::NAME,
-                        || format!("{name}_attacks_batch(len {len}, index {i}: {sq}, {occ:?})"),
-                        slider.oracle()(sq, occ),
-                        got,
-                    )?;
+                // The method, and its form for callers of any level (from
+                // this test's portable code).
+                for any_caller in [false, true] {
+                    let name = match any_caller {
+                        false => format!("{slider}_attacks_batch"),
+                        true => format!("batch_in_any_caller({slider})"),
+                    };
+                    let mut out = vec![Bitboard(0xDEAD_BEEF); len];
+                    match any_caller {
+                        false => slider.batch(backend, &squares, occ, &mut out),
+                        true => backend.batch_in_any_caller(slider, &squares, occ, &mut out),
+                    }
+                    for (i, (&sq, &got)) in squares.iter().zip(&out).enumerate() {
+                        cases += 1;
+                        compare(
+                            B::NAME,
+                            || format!("{name}(len {len}, index {i}: {sq}, {occ:?})"),
+                            oracle(slider)(sq, occ),
+                            got,
+                        )?;
+                    }
                 }
             }
         }
@@ -425,33 +386,30 @@ fn check_setwise_with<B: SliderAttacks>(
     rounds: u32,
     fixed: bool,
 ) -> Result<u64, Mismatch> {
-    check_setwise_of(
+    // The method, and its form for callers of any level (from this test's
+    // portable code).
+    let method = check_setwise_of(
         B::NAME,
-        |slider, sliders, occ| slider.setwise()(backend, sliders, occ),
+        |name| format!("{name}_attacks_setwise"),
+        |slider, sliders, occ| slider.setwise(backend, sliders, occ),
         rounds,
         fixed,
-    )
+    )?;
+    let any_caller = check_setwise_of(
+        B::NAME,
+        |name| format!("setwise_in_any_caller({name})"),
+        |slider, sliders, occ| backend.setwise_in_any_caller(slider, sliders, occ),
+        rounds,
+        fixed,
+    )?;
+    Ok(method + any_caller)
 }
 
-/// Set-wise functions outside the trait (a token's other forms of its
-/// set-wise entry points) against the oracle, on the sets
-/// [`check_setwise`] uses: `[rook, bishop, queen]`, reported as `backend`'s.
-pub fn check_setwise_functions(
-    backend: &'static str,
-    [rook, bishop, queen]: [&dyn Fn(Bitboard, Bitboard) -> Bitboard; 3],
-    rounds: u32,
-) -> Result<u64, Mismatch> {
-    let entry = |slider, sliders, occ| match slider {
-        Slider::Rook => rook(sliders, occ),
-        Slider::Bishop => bishop(sliders, occ),
-        Slider::Queen => queen(sliders, occ),
-    };
-    check_setwise_of(backend, entry, rounds, true)
-}
-
-/// [`check_setwise_with`] over `entry`, `backend`'s set-wise function of each slider.
+/// [`check_setwise_with`] over `entry`, `backend`'s set-wise function
+/// (named by `form` from the piece's name) of each slider.
 fn check_setwise_of(
     backend: &'static str,
+    form: fn(&str) -> String,
     entry: impl Fn(Slider, Bitboard, Bitboard) -> Bitboard,
     rounds: u32,
     fixed: bool,
@@ -491,7 +449,7 @@ fn check_setwise_of(
     });
     for (sliders, occ) in random_sets.chain(fixed) {
         for slider in Slider::ALL {
-            let (name, oracle) = (slider.name(), slider.oracle());
+            let (name, oracle) = (slider.name(), oracle(slider));
             let all = occ | sliders;
             let expected = sliders
                 .iter()
@@ -499,7 +457,7 @@ fn check_setwise_of(
             cases += 1;
             compare(
                 backend,
-                || format!("{name}_attacks_setwise(sliders {sliders:?}, occupancy {occ:?})"),
+                || format!("{}(sliders {sliders:?}, occupancy {occ:?})", form(name)),
                 expected,
                 entry(slider, sliders, occ),
             )?;
@@ -549,8 +507,8 @@ pub fn check_random<B: SliderAttacks>(
             for slider in Slider::ALL {
                 check(
                     &format!("{}_attacks", slider.name()),
-                    slider.oracle()(sq, occ),
-                    slider.single()(backend, sq, occ),
+                    oracle(slider)(sq, occ),
+                    slider.single(backend, sq, occ),
                 )?;
             }
             for line in Line::ALL {
@@ -564,8 +522,8 @@ pub fn check_random<B: SliderAttacks>(
             for slider in Slider::ALL {
                 check(
                     &format!("{}_attacks_pair", slider.name()),
-                    slider.oracle()(sq, occ),
-                    slider.pair()(backend, sq, occ, reversed),
+                    oracle(slider)(sq, occ),
+                    pair::<B>(slider)(backend, sq, occ, reversed),
                 )?;
             }
             Ok(())

@@ -1,29 +1,96 @@
-//! The one list of backends, and everything that must name each backend's
-//! type: the [`Backend`] enum, running a job with a backend's token, the
-//! run-time dispatch tables, and the forced-backend dispatch.
+//! The one list of backends ([`backend_list!`]), and what is made from it
+//! alone: the [`Backend`] enum and its facts, and running a job on any
+//! backend. The route's match over the backends this build dispatches is
+//! made from the same list (`crate::dispatch`).
 //!
-//! Adding a backend is one line in the list below (plus its crate as a
-//! dependency and its `force-<name>` Cargo feature, which
-//! `tests/facade.rs::every_backend_has_its_force_feature` checks).
-//!
-//! The order is the general order of preference: where two forced backends
-//! could serve an entry point and the CPU class's measured choice is neither,
-//! the first wins (see [`crate::choice`]).
+//! Adding a backend is its crate as a dependency, one line in the list, its
+//! `force-<name>` Cargo feature (`tests/facade.rs` checks it exists) and,
+//! where a class should choose it, that class's row in
+//! `crate::classes::CLASSES`; `CONTRIBUTING.md` has the recipe. How a
+//! backend's kernels reach a caller of another level is the token's own
+//! business (`SliderAttacks::batch_in_any_caller` and the like), not a path
+//! of its own. The order is the general order of preference: where two
+//! forced backends could serve a cell and the class's choice is neither,
+//! the first wins.
 
-#[cfg(feature = "std")]
-use crate::dispatch::{Batches, Setwise, Singles};
-use crate::{BackendError, WithBackend};
 use hq_core::SliderAttacks;
 use hq_core::cpu::{Level, MissingFeatures};
 
-macro_rules! backends {
-    ($($(#[$doc:meta])* $variant:ident = $token:ty, $feature:literal;)*) => {
+/// The list: one line per backend (variant, token type, force feature, and
+/// `keyed` where its single lookups take a per-square key, [`Keyed`]),
+/// handed to `$callback`.
+macro_rules! backend_list {
+    ($callback:ident) => {
+        $callback! {
+            /// PEXT tables (`hq_pext::Pext`).
+            Pext = hq_pext::Pext, "force-pext", keyed;
+            /// AVX-512 + GFNI HQ (`hq_simd::Avx512`).
+            Avx512 = hq_simd::Avx512, "force-avx512";
+            /// AVX2 HQ (`hq_simd::Avx2`).
+            Avx2 = hq_simd::Avx2, "force-avx2";
+            /// SSSE3 HQ (`hq_simd::Ssse3`).
+            Ssse3 = hq_simd::Ssse3, "force-ssse3";
+            /// NEON HQ (`hq_simd::Neon`).
+            Neon = hq_simd::Neon, "force-neon";
+            /// WebAssembly SIMD HQ (`hq_simd::Simd128`).
+            Simd128 = hq_simd::Simd128, "force-simd128";
+            /// Byte-swap HQ, first-rank table (`hq_scalar::ScalarRankTable`).
+            ScalarRankTable = hq_scalar::ScalarRankTable, "force-scalar-rank-table";
+            /// Byte-swap HQ, rank on the diagonal (`hq_scalar::ScalarRankDiagonal`).
+            ScalarRankDiagonal = hq_scalar::ScalarRankDiagonal, "force-scalar-rank-diagonal";
+            /// Bit-reversal HQ (`hq_scalar::ScalarReverse`).
+            ScalarReverse = hq_scalar::ScalarReverse, "force-scalar-reverse";
+            /// Ryan Mack's reverse bitboards (`hq_reverse::ReverseBitboards`).
+            ReverseBitboards = hq_reverse::ReverseBitboards, "force-reverse-bitboards";
+            /// Hyatt's rays and bit scans (`hq_classic::Classic`).
+            Classic = hq_classic::Classic, "force-classic";
+            /// HQ written with XOP `VPPERM`, emulated by SSSE3 (`hq_xop::XopSsse3`).
+            XopSsse3 = hq_xop::XopSsse3, "force-xop-ssse3";
+            /// HQ written with XOP `VPPERM`, on the exact software model (`hq_xop::XopModel`).
+            XopModel = hq_xop::XopModel, "force-xop-model";
+        }
+    };
+}
+pub(crate) use backend_list;
+
+/// A job generic over the backend token, so that it can be monomorphized
+/// for whichever backend is chosen at run time (as `pulp`'s `WithSimd`).
+///
+/// [`crate::with_backend`] and [`crate::with_active_backend`] run the job
+/// inside a function compiled for the backend's instruction set; mark `run`
+/// `#[inline(always)]` so that it, and the kernels it calls, are compiled
+/// there too ([`crate::job!`] does).
+///
+/// ```
+/// use hq::{Bitboard, SliderAttacks, Square, WithBackend};
+///
+/// struct CountQueenMoves(Bitboard);
+/// impl WithBackend for CountQueenMoves {
+///     type Output = u32;
+///     #[inline(always)]
+///     fn run<B: SliderAttacks>(self, backend: B) -> u32 {
+///         // The whole loop is compiled for `B`: lookups inline, no dispatch.
+///         Square::ALL.iter().map(|&sq| backend.queen_attacks(sq, self.0).count()).sum()
+///     }
+/// }
+///
+/// assert_eq!(hq::with_active_backend(CountQueenMoves(Bitboard::EMPTY)), 1456);
+/// ```
+pub trait WithBackend {
+    /// What the job returns.
+    type Output;
+    /// Runs the job with a token of the chosen backend.
+    fn run<B: SliderAttacks>(self, backend: B) -> Self::Output;
+}
+
+/// The [`Backend`] enum and its facts, from [`backend_list!`].
+macro_rules! define_backends {
+    ($($(#[$doc:meta])* $variant:ident = $token:ty, $feature:literal $(, $keyed:ident)?;)*) => {
         /// A backend compiled into this build.
         ///
         /// Every variant exists on every target; [`Backend::is_supported`]
         /// says whether this CPU runs it (an x86-64 backend never runs on
-        /// AArch64 or wasm32, and naming it there gives the same error as
-        /// naming one the CPU lacks).
+        /// AArch64 or wasm32).
         #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
         #[non_exhaustive]
         pub enum Backend {
@@ -45,7 +112,14 @@ macro_rules! backends {
 
             /// Whether this CPU runs the backend.
             pub fn is_supported(self) -> bool {
-                match self { $(Backend::$variant => <$token as SliderAttacks>::is_supported()),* }
+                self.check_supported().is_ok()
+            }
+
+            /// `Ok(self)` if this CPU runs the backend, else what it lacks.
+            pub fn check_supported(self) -> Result<Backend, MissingFeatures> {
+                match self {
+                    $(Backend::$variant => <$token as SliderAttacks>::require().map(|_| self),)*
+                }
             }
 
             /// The Cargo feature that forces the backend.
@@ -57,32 +131,10 @@ macro_rules! backends {
             pub const fn is_forced(self) -> bool {
                 match self { $(Backend::$variant => cfg!(feature = $feature)),* }
             }
-
-            /// Whether the free functions can dispatch to the backend
-            /// (`HQ_BACKEND`, [`crate::set_backend`]): the backends some CPU
-            /// class of this build's target chooses, the forced ones, or
-            /// every backend with the `all-backends` feature. The others
-            /// (research backends) stay out of programs that only call the
-            /// free functions; [`crate::with_backend`] runs any backend.
-            pub const fn is_dispatched(self) -> bool {
-                self.is_forced()
-                    || cfg!(feature = "all-backends")
-                    || crate::choice::chosen_on_this_target(self)
-            }
-
-            /// `Ok(self)` if this CPU runs the backend, else what it lacks.
-            pub fn check_supported(self) -> Result<Backend, BackendError> {
-                match self {
-                    $(Backend::$variant => <$token as SliderAttacks>::require()
-                        .map(|_| self)
-                        .map_err(BackendError::Unsupported),)*
-                }
-            }
         }
 
-        /// Runs `job` with the token of `backend`, compiled for its
-        /// instruction set ([`SliderAttacks::run_compiled`]): what
-        /// [`crate::with_backend`] monomorphizes, every backend.
+        /// Runs `job` with `backend`'s token, compiled for its level, or
+        /// what this CPU lacks: [`crate::with_backend`], every backend.
         pub(crate) fn run_with<W: WithBackend>(backend: Backend, job: W) -> Result<W::Output, MissingFeatures> {
             match backend {
                 $(Backend::$variant => {
@@ -92,113 +144,34 @@ macro_rules! backends {
             }
         }
 
-        /// Runs `job` with the token of a forced `backend`, not compiled
-        /// anew: what the free functions of a forced build inline (and of a
-        /// build without `std`, where `backend` is a constant).
-        ///
-        /// # Safety
-        ///
-        /// `backend` must be supported by this CPU.
-        #[inline(always)]
-        #[allow(unreachable_code, unused_variables)] // a build with no force-* feature has no arm
-        pub(crate) unsafe fn run_forced<W: WithBackend>(backend: Backend, job: W) -> W::Output {
-            match backend {
-                $(
-                    #[cfg(any(feature = $feature, not(feature = "std")))]
-                    // SAFETY: the caller guarantees the CPU supports the backend.
-                    Backend::$variant => job.run(unsafe { <$token as SliderAttacks>::new_unchecked() }),
-                )*
-                #[allow(unreachable_patterns)]
-                _ => unreachable!("hq: backend {backend} is not forced in this build"),
-            }
-        }
-
-        /// Runs `job` with [`crate::dispatch::run_with_active`] over a forced
-        /// single backend of `choice`; gives the job back if `choice.single`
-        /// is not forced.
-        #[cfg(feature = "std")]
-        #[allow(unreachable_code, unused_variables)] // a build with no force-* feature has no arm
-        pub(crate) fn run_forced_active<W: WithBackend>(plan: crate::Plan, job: W) -> Result<W::Output, W> {
-            match plan.single.queen {
-                $(
-                    #[cfg(feature = $feature)]
-                    Backend::$variant => Ok(crate::active::run_with_active::<$token, W>(plan, job)),
-                )*
-                #[allow(unreachable_patterns)]
-                _ => Err(job),
-            }
-        }
-
-        /// Runs `job` with [`crate::active::run_with_active`] over the single
-        /// backend of the compile-time choice ([`crate::fixed::CHOICE`]): one
-        /// instantiation, the others are `if const { false }`.
-        #[cfg(not(feature = "std"))]
-        pub(crate) fn run_fixed_active<W: WithBackend>(job: W) -> W::Output {
-            use crate::fixed::CHOICE;
-            $(
-                if const { CHOICE.single as u8 == Backend::$variant as u8 } {
-                    return crate::active::run_with_active::<$token, W>(crate::fixed::PLAN, job);
-                }
-            )*
-            unreachable!()
-        }
-
-        /// The run-time dispatch tables of `backend`, if it is one the
-        /// free functions dispatch to ([`Backend::is_dispatched`]): only
-        /// those are linked into a program that calls the free functions.
-        #[cfg(feature = "std")]
-        pub(crate) fn tables(backend: Backend) -> Option<(&'static Singles, &'static Batches, &'static Setwise)> {
-            match backend {
-                $(Backend::$variant => if const { Backend::$variant.is_dispatched() } {
-                    Some((
-                        const { &Singles::of::<$token>() },
-                        const { &Batches::of::<$token>() },
-                        const { &Setwise::of::<$token>() },
-                    ))
-                } else {
-                    None
-                },)*
-            }
-        }
     };
 }
+
+backend_list!(define_backends);
 
 /// Whether this build forces backends.
 pub(crate) const FORCED: bool = {
     let mut i = 0;
-    let mut any = false;
-    while i < Backend::ALL.len() {
-        any |= Backend::ALL[i].is_forced();
+    while i < Backend::ALL.len() && !Backend::ALL[i].is_forced() {
         i += 1;
     }
-    any
+    i < Backend::ALL.len()
 };
 
-backends! {
-    /// PEXT tables (`hq_pext::Pext`).
-    Pext = hq_pext::Pext, "force-pext";
-    /// AVX-512 + GFNI HQ (`hq_simd::Avx512`).
-    Avx512 = hq_simd::Avx512, "force-avx512";
-    /// AVX2 HQ (`hq_simd::Avx2`).
-    Avx2 = hq_simd::Avx2, "force-avx2";
-    /// SSSE3 HQ (`hq_simd::Ssse3`).
-    Ssse3 = hq_simd::Ssse3, "force-ssse3";
-    /// NEON HQ (`hq_simd::Neon`).
-    Neon = hq_simd::Neon, "force-neon";
-    /// WebAssembly SIMD HQ (`hq_simd::Simd128`).
-    Simd128 = hq_simd::Simd128, "force-simd128";
-    /// Byte-swap HQ, first-rank table (`hq_scalar::ScalarRankTable`).
-    ScalarRankTable = hq_scalar::ScalarRankTable, "force-scalar-rank-table";
-    /// Byte-swap HQ, rank on the diagonal (`hq_scalar::ScalarRankDiagonal`).
-    ScalarRankDiagonal = hq_scalar::ScalarRankDiagonal, "force-scalar-rank-diagonal";
-    /// Bit-reversal HQ (`hq_scalar::ScalarReverse`).
-    ScalarReverse = hq_scalar::ScalarReverse, "force-scalar-reverse";
-    /// Ryan Mack's reverse bitboards (`hq_reverse::ReverseBitboards`).
-    ReverseBitboards = hq_reverse::ReverseBitboards, "force-reverse-bitboards";
-    /// Hyatt's rays and bit scans (`hq_classic::Classic`).
-    Classic = hq_classic::Classic, "force-classic";
-    /// HQ written with XOP `VPPERM`, emulated by SSSE3 (`hq_xop::XopSsse3`).
-    XopSsse3 = hq_xop::XopSsse3, "force-xop-ssse3";
-    /// HQ written with XOP `VPPERM`, on the exact software model (`hq_xop::XopModel`).
-    XopModel = hq_xop::XopModel, "force-xop-model";
+impl Backend {
+    /// Every backend compiled in, in the general order of preference.
+    pub fn all() -> &'static [Backend] {
+        Backend::ALL
+    }
+
+    /// The backends this CPU runs, in the general order of preference.
+    pub fn supported() -> impl Iterator<Item = Backend> {
+        Backend::ALL.iter().copied().filter(|b| b.is_supported())
+    }
+}
+
+impl core::fmt::Display for Backend {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
 }

@@ -4,7 +4,9 @@
 // Run-time selection, `HQ_BACKEND` and `set_backend` need `std`.
 #![cfg(feature = "std")]
 
-use hq::{Backend, BackendError, Bitboard, Mode, SliderAttacks, Square, WithBackend};
+use hq::{
+    Backend, BackendError, Bitboard, Entry, Mode, Slider, SliderAttacks, Square, WithBackend,
+};
 
 /// The shared suite (quick depth), monomorphized per backend.
 struct Suite;
@@ -41,8 +43,8 @@ fn a_job_under_the_active_choice_passes_the_suite() {
     let report = hq::with_active_backend(Suite);
     assert!(report.total() > 0, "{report}");
     println!(
-        "facade: with_active_backend ({:?}): {report}",
-        hq::active_choice()
+        "facade: with_active_backend ({}): {report}",
+        hq::selection().plan.single
     );
 }
 
@@ -163,45 +165,74 @@ fn an_unsupported_backend_is_refused_with_what_it_lacks() {
 fn the_selection_follows_the_class_or_the_forced_features() {
     let selection = hq::selection();
     println!("facade: {selection}");
-    let choice = selection.choice();
-    for b in [choice.single, choice.batch, choice.setwise] {
-        assert!(b.is_supported(), "{b} was chosen but does not run here");
+    let (plan, class) = (selection.plan, selection.class);
+    for b in plan.backends() {
+        assert!(b.is_available(), "{b} was chosen but cannot serve here");
     }
-    assert!(hq::has_setwise_table(choice), "{choice:?}");
+    let forced: Vec<Backend> = Backend::all()
+        .iter()
+        .copied()
+        .filter(|b| b.is_forced())
+        .collect();
+    let cells = || {
+        Entry::ALL
+            .into_iter()
+            .flat_map(|e| Slider::ALL.map(move |s| (e, s)))
+    };
     match selection.mode {
-        Mode::RunTime => {
-            assert!(Backend::forced().next().is_none());
-            if std::env::var(hq::ENV_VAR).is_err() {
-                assert_eq!(choice, selection.class.choice);
+        Mode::RunTime | Mode::Compiled => {
+            assert!(forced.is_empty());
+            let overridden = std::env::var_os(hq::BACKEND_VAR).is_some()
+                || std::env::var_os(hq::PLAN_VAR).is_some();
+            if !overridden && !selection.to_string().contains("fixed at compile time") {
+                assert_eq!(plan, class.plan);
             }
         }
         Mode::Forced => {
-            // Only forced backends serve; each entry point takes the class's
+            // Only forced backends serve; each cell takes the class's
             // choice when it is forced and runs here.
-            for (got, wanted) in [
-                (choice.single, selection.class.choice.single),
-                (choice.batch, selection.class.choice.batch),
-                (choice.setwise, selection.class.choice.setwise),
-            ] {
+            for (entry, slider) in cells() {
+                let (got, wanted) = (plan.get(entry, slider), class.plan.get(entry, slider));
                 assert!(got.is_forced(), "{got} serves but is not forced");
                 if wanted.is_forced() && wanted.is_supported() {
-                    assert_eq!(got, wanted);
+                    assert_eq!(got, wanted, "{entry:?} {slider:?}");
                 }
             }
-            for b in Backend::forced() {
-                let serves = [choice.single, choice.batch, choice.setwise].contains(&b);
-                let noted = selection
-                    .notes
-                    .iter()
-                    .any(|n| n.contains(b.force_feature()));
+            let text = selection.to_string();
+            for b in forced {
+                let serves = plan.backends().any(|p| p == b);
                 assert!(
-                    serves || noted,
-                    "{b} is forced, unused and not explained: {selection}"
+                    serves || text.contains(b.force_feature()),
+                    "{b} forced, unused, unexplained: {text}"
                 );
             }
-            assert!(selection.to_string().contains("forced by Cargo features"));
+            assert!(text.contains("forced by Cargo features"));
         }
+        _ => unreachable!(),
     }
+}
+
+/// Every plan the facade selects is one it accepts again: by `set_plan`,
+/// and (in a child process) by `HQ_CHOICE` at the first call.
+#[test]
+fn the_selected_plan_is_accepted_again() {
+    let plan = hq::selection().plan;
+    hq::set_plan(plan).expect("the selected plan is accepted by set_plan");
+    assert_eq!(hq::selection().plan, plan);
+    let text = plan.to_string();
+    assert_eq!(text.parse::<hq::Plan>(), Ok(plan));
+    if std::env::var_os(CHILD).is_some() || cfg!(target_family = "wasm") || cfg!(miri) {
+        return;
+    }
+    let out = child(
+        "the_selected_plan_is_accepted_again",
+        &[(hq::PLAN_VAR, &text)],
+    );
+    assert!(
+        out.status.success(),
+        "HQ_CHOICE={text}: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
 }
 
 #[test]
@@ -222,42 +253,13 @@ fn every_backend_has_its_force_feature() {
     }
 }
 
-/// Set in the child process of the test below.
+/// Set in the child processes of the tests below.
 const CHILD: &str = "HQ_FACADE_TEST_CHILD";
 
-#[test]
-fn a_bad_hq_backend_names_the_variable_its_value_and_the_valid_names() {
-    if std::env::var_os(CHILD).is_some() {
-        // The child, run with HQ_BACKEND=turbo: `init` returns the error,
-        // and a free function's first call panics with the same sentence
-        // (a set-wise one where the single lookups are fixed at compile
-        // time: those never read the variable).
-        let err = hq::init().expect_err("HQ_BACKEND=turbo is refused");
-        println!("init-debug: {err:?}");
-        println!("init-display: {err}");
-        let panic = std::panic::catch_unwind(|| match hq::STATIC_SINGLES {
-            None => hq::queen_attacks(Square::E4, Bitboard::EMPTY),
-            Some(_) => hq::queen_attacks_setwise(Bitboard::EMPTY, Bitboard::EMPTY),
-        })
-        .expect_err("a free function panics on a bad HQ_BACKEND");
-        let text = panic.downcast_ref::<String>().cloned().unwrap_or_default();
-        println!("panic: {text}");
-        return;
-    }
-    if Backend::forced().next().is_some() {
-        // A forced build reads HQ_BACKEND too, but may refuse it for another
-        // reason first (no forced backend runs here).
-        return;
-    }
-    if cfg!(target_family = "wasm") || cfg!(miri) {
-        println!(
-            "facade: SKIPPED the HQ_BACKEND check: it runs this test in a child process, and {} has none",
-            if cfg!(miri) { "Miri" } else { "wasm" }
-        );
-        return;
-    }
-    // Through `HQ_TEST_RUNNER` when set (aarch64 under qemu-user: cargo runs
-    // the test through its runner, but not the processes the test starts).
+/// This test binary's `test` alone, in a child process with `vars` set;
+/// through `HQ_TEST_RUNNER` when set (aarch64 under qemu-user: cargo runs
+/// the test through its runner, but not the processes the test starts).
+fn child(test: &str, vars: &[(&str, &str)]) -> std::process::Output {
     let exe = std::env::current_exe().expect("the test binary");
     let runner = std::env::var("HQ_TEST_RUNNER").unwrap_or_default();
     let mut words = runner.split_whitespace();
@@ -269,17 +271,51 @@ fn a_bad_hq_backend_names_the_variable_its_value_and_the_valid_names() {
         }
         None => std::process::Command::new(&exe),
     };
-    let out = command
-        .args([
-            "--exact",
-            "a_bad_hq_backend_names_the_variable_its_value_and_the_valid_names",
-            "--nocapture",
-            "--test-threads=1",
-        ])
+    command
+        .args(["--exact", test, "--nocapture", "--test-threads=1"])
         .env(CHILD, "1")
-        .env("HQ_BACKEND", "turbo")
+        .envs(vars.iter().copied())
         .output()
-        .expect("the test binary runs again");
+        .expect("the test binary runs again")
+}
+
+#[test]
+fn a_bad_hq_backend_names_the_variable_its_value_and_the_valid_names() {
+    if std::env::var_os(CHILD).is_some() {
+        // The child, run with HQ_BACKEND=turbo: `init` returns the error,
+        // and a free function's first call panics with the same sentence
+        // (a set-wise one where the single lookups are fixed at compile
+        // time: those never read the variable).
+        let err = hq::init().expect_err("HQ_BACKEND=turbo is refused");
+        println!("init-debug: {err:?}");
+        println!("init-display: {err}");
+        let panic = std::panic::catch_unwind(|| {
+            // A free function's first call that reads the plan (a cell the
+            // build fixes at compile time never does).
+            hq::queen_attacks(Square::E4, Bitboard::EMPTY);
+            hq::queen_attacks_setwise(Bitboard::EMPTY, Bitboard::EMPTY);
+            hq::queen_attacks_batch(&[], Bitboard::EMPTY, &mut []);
+            hq::latency::queen_attacks(Square::E4, Bitboard::EMPTY)
+        })
+        .expect_err("a free function panics on a bad HQ_BACKEND");
+        let text = panic.downcast_ref::<String>().cloned().unwrap_or_default();
+        println!("panic: {text}");
+        return;
+    }
+    if Backend::all().iter().any(|b| b.is_forced()) || hq::selection().mode == Mode::Compiled {
+        // A forced build reads HQ_BACKEND too, but may refuse it for another
+        // reason first (no forced backend runs here).
+        return;
+    }
+    if cfg!(target_family = "wasm") || cfg!(miri) {
+        println!(
+            "facade: SKIPPED the HQ_BACKEND check: it runs this test in a child process, and {} has none",
+            if cfg!(miri) { "Miri" } else { "wasm" }
+        );
+        return;
+    }
+    let test = "a_bad_hq_backend_names_the_variable_its_value_and_the_valid_names";
+    let out = child(test, &[("HQ_BACKEND", "turbo")]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -287,7 +323,7 @@ fn a_bad_hq_backend_names_the_variable_its_value_and_the_valid_names() {
         String::from_utf8_lossy(&out.stderr)
     );
     let expected = "environment variable HQ_BACKEND=\"turbo\" is invalid: unknown backend \
-                    \"turbo\"; valid names are: auto, pext";
+                    \"turbo\"; the names this build and CPU take: auto, ";
     for prefix in ["init-debug: ", "init-display: ", "panic: hq: "] {
         assert!(
             stdout.contains(&format!("{prefix}{expected}")),
@@ -319,45 +355,65 @@ fn a_backend_outside_the_dispatch_is_refused_with_how_to_get_it() {
         assert!(hq::with_backend(b, Suite).is_ok());
     }
     // Whatever the features, the backends a class of this target chooses are dispatched.
-    for class in hq::choice::CLASSES {
+    if Backend::all().iter().any(|b| b.is_forced()) {
+        return;
+    }
+    for class in hq::unstable::CLASSES {
         if class
             .level
             .arch()
             .is_none_or(|a| a == std::env::consts::ARCH)
         {
-            let plan = class.plan();
-            for b in [plan.single, plan.batch, plan.setwise]
-                .iter()
-                .flat_map(|p| [p.rook, p.bishop, p.queen])
-            {
+            for b in class.plan.backends() {
                 assert!(b.is_dispatched(), "{b} of class {}", class.name);
             }
         }
     }
 }
 
+/// Where the build enables x86-64-v4, the cells every class of that level
+/// agrees on are fixed at compile time: the selection says so, and
+/// `set_backend` leaves them as they are.
 #[test]
-fn static_single_lookups_are_what_every_class_of_their_level_chooses() {
-    // A build that enables x86-64-v4 fixes the single lookups to PEXT
-    // (`hq::STATIC_SINGLES`): sound only if every class a CPU of that
-    // level can fall in chooses PEXT for every piece's single lookups.
+fn cells_fixed_at_compile_time_are_what_every_class_of_their_level_chooses() {
     let v4 = hq::cpu::Level::X86V4;
-    let classes: Vec<_> = hq::choice::CLASSES
+    let classes: Vec<_> = hq::unstable::CLASSES
         .iter()
         .filter(|c| c.level == v4)
         .collect();
-    assert!(!classes.is_empty());
-    for class in classes {
-        let single = class.plan().single;
-        assert_eq!(single, hq::Pieces::all(Backend::Pext), "{}", class.name);
+    let forced = Backend::all().iter().any(|b| b.is_forced());
+    if !v4.is_static() || forced || !cfg!(target_arch = "x86_64") {
+        println!("facade: no cell fixed by x86-64-v4 in this build");
+        return;
     }
-    let enabled = v4.is_static() && Backend::forced().next().is_none();
-    assert_eq!(
-        hq::STATIC_SINGLES.is_some(),
-        enabled && cfg!(target_arch = "x86_64")
-    );
-    match hq::STATIC_SINGLES {
-        Some(b) => println!("facade: single lookups fixed at compile time: {b}"),
-        None => println!("facade: single lookups chosen at run time (x86-64-v4 not enabled)"),
+    let plan = hq::selection().plan;
+    let any = Backend::all()
+        .iter()
+        .copied()
+        .find(|&b| b.is_available() && b != plan.single.queen);
+    if let Some(other) = any {
+        hq::set_backend(other).expect("available");
     }
+    let after = hq::selection();
+    for entry in Entry::ALL {
+        for slider in Slider::ALL {
+            let agreed = classes
+                .iter()
+                .all(|c| c.plan.get(entry, slider) == classes[0].plan.get(entry, slider));
+            if agreed
+                && (entry != Entry::Setwise
+                    || classes
+                        .iter()
+                        .all(|c| c.plan.setwise_loop == classes[0].plan.setwise_loop))
+            {
+                assert_eq!(
+                    after.plan.get(entry, slider),
+                    classes[0].plan.get(entry, slider),
+                    "{entry:?} {slider:?}"
+                );
+            }
+        }
+    }
+    println!("facade: after set_backend: {after}");
+    hq::set_plan(plan).expect("the plan it had");
 }

@@ -74,7 +74,7 @@ fn many_threads_making_their_first_calls_at_once_agree() {
             std::thread::spawn(move || {
                 barrier.wait();
                 first_calls(i);
-                hq::active_choice()
+                hq::selection().plan
             })
         })
         .collect();

@@ -98,8 +98,8 @@ fn free_functions_agree_with_the_oracle() {
         }
         checked += 74;
     }
-    let choice = hq::active_choice();
-    println!("{checked} lookups agree with the oracle; choice: {choice}");
+    let plan = hq::selection().plan;
+    println!("{checked} lookups agree with the oracle; plan: {plan}");
 }
 
 #[test]
@@ -113,57 +113,56 @@ fn jobs_run_on_the_active_choice() {
     assert_eq!(total, 1456);
 }
 
-/// Without `std` the choice is the first vendor-neutral class whose level
+/// Without `std` the plan is the first vendor-neutral class whose level
 /// the build enables (and that does not rule out a fast PEXT), and each of
 /// its backends is enabled at compile time.
 #[cfg(not(feature = "std"))]
 #[test]
-fn the_choice_is_made_from_the_target_features() {
-    let class = hq::choice::CLASSES
+fn the_plan_is_made_from_the_target_features() {
+    let class = hq::unstable::CLASSES
         .iter()
         .find(|c| c.vendors.is_empty() && c.fast_pext != Some(false) && c.level.is_static())
         .expect("the baseline class matches every build");
-    let choice = hq::active_choice();
-    for backend in [choice.single, choice.batch, choice.setwise] {
+    let selection = hq::selection();
+    let plan = selection.plan;
+    assert_eq!(selection.class.name, class.name);
+    for backend in plan.backends() {
         assert!(
             backend.level().is_static(),
             "{backend} is not enabled at compile time"
         );
     }
+    let cells = hq::Entry::ALL
+        .into_iter()
+        .flat_map(|e| hq::Slider::ALL.map(move |s| (e, s)));
     if hq::Backend::all().iter().any(|b| b.is_forced()) {
-        // Forced: each entry point is forced, the class's if that one is.
-        for (backend, wanted) in [
-            (choice.single, class.choice.single),
-            (choice.batch, class.choice.batch),
-            (choice.setwise, class.choice.setwise),
-        ] {
-            assert!(backend.is_forced() && (backend == wanted || !wanted.is_forced()));
+        // Forced: each cell is forced, the class's if that one is.
+        for (entry, slider) in cells {
+            let (got, wanted) = (plan.get(entry, slider), class.plan.get(entry, slider));
+            assert!(got.is_forced() && (got == wanted || !wanted.is_forced()));
         }
-        println!("compile-time class {}, forced: {choice}", class.name);
+        println!("compile-time class {}, forced: {plan}", class.name);
         return;
     }
-    assert_eq!(
-        (choice.single, choice.batch, choice.setwise),
-        (
-            class.choice.single,
-            class.choice.batch,
-            class.choice.setwise
-        ),
-        "class {}",
-        class.name
-    );
-    // A plain x86-64 build (SSE2 only) has no SIMD level: the portable choice.
-    if cfg!(all(target_arch = "x86_64", not(target_feature = "ssse3"))) {
-        assert_eq!(choice, hq::Choice::all(hq::Backend::ScalarRankTable));
+    for (entry, slider) in cells {
+        assert_eq!(
+            plan.get(entry, slider),
+            class.plan.get(entry, slider),
+            "class {}",
+            class.name
+        );
     }
-    println!("compile-time class {}: {choice}", class.name);
+    // A plain x86-64 build (SSE2 only) has no SIMD level: the portable plan.
+    if cfg!(all(target_arch = "x86_64", not(target_feature = "ssse3"))) {
+        assert_eq!(plan, hq::Plan::all(hq::Backend::ScalarRankTable));
+    }
+    println!("compile-time class {}: {plan}", class.name);
 }
 
-/// With `std`, the same checks cover the run-time choice; this names it.
+/// With `std`, the same checks cover the run-time plan; this names it.
 #[cfg(feature = "std")]
 #[test]
-fn the_choice_is_made_at_run_time() {
-    let choice = hq::active_choice();
-    assert!(choice.single.is_supported() && choice.batch.is_supported());
-    assert_eq!(choice, hq::selection().choice());
+fn the_plan_is_made_at_run_time() {
+    let plan = hq::selection().plan;
+    assert!(plan.backends().all(|b| b.is_supported()), "{plan}");
 }

@@ -80,7 +80,7 @@ fn installed_plan_is_exact(label: &str) {
     println!(
         "plan: {label}: {} cases agree ({})",
         report.total(),
-        hq::active_plan()
+        hq::selection().plan
     );
 }
 
@@ -142,7 +142,7 @@ fn bad_text_is_an_error_that_names_the_item() {
         ("single=turbo", "unknown backend \"turbo\""),
         (
             "sngle=pext",
-            "the groups are single, batch, setwise and latency",
+            "the entries are single, batch, setwise and latency",
         ),
         ("single.king=pext", "the pieces are rook, bishop and queen"),
         ("setwise.loop=two", "setwise.loop takes a slider count"),
@@ -158,20 +158,39 @@ fn bad_text_is_an_error_that_names_the_item() {
 
 /// The backends a plan may name here (forced builds: the forced ones).
 fn installable() -> Vec<Backend> {
-    Backend::supported()
-        .filter(|b| b.is_dispatched())
-        .filter(|b| Backend::forced().next().is_none() || b.is_forced())
+    Backend::all()
+        .iter()
+        .copied()
+        .filter(|b| b.is_available())
         .collect()
+}
+
+/// `plan` with the cells the build fixes as the facade fixes them: a cell
+/// that differs from two uniform plans just installed is fixed.
+fn as_fixed(plan: Plan) -> Plan {
+    let before = hq::selection().plan;
+    let runs = installable();
+    let installed = |b: Backend| {
+        hq::set_plan(Plan::all(b)).expect("available");
+        hq::selection().plan
+    };
+    let (first, last) = (runs[0], runs[runs.len() - 1]);
+    let (a, z) = (installed(first), installed(last));
+    let mut out = plan;
+    for entry in hq::Entry::ALL {
+        for slider in Slider::ALL {
+            if a.get(entry, slider) != first || z.get(entry, slider) != last {
+                out.set(entry, slider, a.get(entry, slider));
+            }
+        }
+    }
+    hq::set_plan(before).expect("the plan it had");
+    out
 }
 
 #[test]
 fn mixed_plans_keep_every_free_function_exact_and_calibration_too() {
     let runs = installable();
-    let latency: Vec<Backend> = runs
-        .iter()
-        .copied()
-        .filter(|&b| hq::latency::serves(b))
-        .collect();
     // Each rotation gives each piece of each group another backend.
     let at = |list: &[Backend], i: usize| list[i % list.len()];
     for i in 0..runs.len() {
@@ -196,25 +215,22 @@ fn mixed_plans_keep_every_free_function_exact_and_calibration_too() {
                 bishop: 0,
                 queen: 2,
             },
-            latency: if latency.is_empty() {
-                hq::active_plan().latency
-            } else {
-                Pieces {
-                    rook: at(&latency, i),
-                    bishop: at(&latency, i + 1),
-                    queen: at(&latency, i + 2),
-                }
+            latency: Pieces {
+                rook: at(&runs, i),
+                bishop: at(&runs, i + 1),
+                queen: at(&runs, i + 2),
             },
         };
+        let expected = as_fixed(plan);
         hq::set_plan(plan).expect("a plan of backends that run here");
-        // Where the build fixes the single lookups, they stay its own.
-        let single = hq::STATIC_SINGLES.map_or(plan.single, Pieces::all);
-        assert_eq!(hq::active_plan(), Plan { single, ..plan });
+        // Where the build fixes cells, they stay its own.
+        assert_eq!(hq::selection().plan.single, expected.single);
+        assert_eq!(hq::selection().plan.batch, expected.batch);
         installed_plan_is_exact(&format!("mixed plan {i}"));
     }
     // A plan naming a backend this build cannot dispatch is refused.
     if let Some(other) = Backend::all().iter().find(|b| !runs.contains(b)) {
-        let mut plan = hq::active_plan();
+        let mut plan = hq::selection().plan;
         plan.batch.set(Slider::Bishop, *other);
         let err = hq::set_plan(plan).expect_err("not installable");
         println!("plan: batch.bishop={other} is refused: {err}");
@@ -228,12 +244,12 @@ fn mixed_plans_keep_every_free_function_exact_and_calibration_too() {
     }
     let calibration = hq::calibrate().expect("calibration");
     println!("{calibration}");
-    assert_eq!(hq::active_plan(), calibration.plan);
-    if Backend::forced().next().is_none() {
+    assert_eq!(hq::selection().plan, calibration.plan);
+    if Backend::all().iter().all(|b| !b.is_forced()) {
         assert_eq!(hq::selection().source, hq::Source::Calibration);
     }
     // Every candidate of every entry point and piece was timed.
-    for entry in hq::calibrate::Entry::ALL {
+    for entry in hq::Entry::ALL {
         for slider in Slider::ALL {
             let n = calibration
                 .figures
@@ -255,5 +271,5 @@ fn mixed_plans_keep_every_free_function_exact_and_calibration_too() {
     // The printed plan reads back as the installed one.
     let reread: Plan = calibration.plan.to_string().parse().expect("round trip");
     hq::set_plan(reread).expect("the calibrated plan, read back");
-    assert_eq!(hq::active_plan(), calibration.plan);
+    assert_eq!(hq::selection().plan, calibration.plan);
 }

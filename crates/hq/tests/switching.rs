@@ -1,6 +1,6 @@
 //! Switching the backend at run time (its own test binary: it changes the
 //! process-wide choice): the free functions follow, and stay exact on every
-//! path, including the inlined PEXT path being armed and disarmed.
+//! path, including PEXT's keyed path being installed and removed.
 
 // Run-time selection, `HQ_BACKEND` and `set_backend` need `std`.
 #![cfg(feature = "std")]
@@ -40,39 +40,24 @@ fn free_functions_agree_with_the_oracle(label: &str) {
 
 #[test]
 fn the_free_functions_follow_set_backend_and_stay_exact() {
-    if Backend::forced().next().is_some() {
-        println!("switching: SKIPPED: a forced build switches only among its forced backends");
-        return;
-    }
-    let class = hq::active_choice();
+    let class = hq::selection().plan;
     free_functions_agree_with_the_oracle("class choice");
     let mut switched = 0;
-    for b in Backend::supported().filter(|b| b.is_dispatched()) {
-        hq::set_backend(b).expect("a supported, dispatched backend");
-        assert_eq!(hq::active_backend(), hq::STATIC_SINGLES.unwrap_or(b));
-        if hq::STATIC_SINGLES.is_some_and(|fixed| fixed != b) {
-            // The single lookups stayed the build's, and the selection says so.
-            let selection = hq::selection();
-            assert!(
-                selection
-                    .notes
-                    .iter()
-                    .any(|n| n.contains("fixed by the build")),
-                "{selection}"
-            );
-        }
+    for b in Backend::all().iter().copied().filter(|b| b.is_available()) {
+        hq::set_backend(b).expect("an available backend");
+        let selection = hq::selection();
+        let single = selection.plan.single.queen;
+        // The build's fixed cells stay its own, and the selection says so.
+        assert!(
+            single == b || selection.to_string().contains("fixed at compile time"),
+            "{selection}"
+        );
         free_functions_agree_with_the_oracle(b.name());
         switched += 1;
     }
-    // Back to the class's single backend (PEXT armed again where it is the choice).
-    hq::set_backend(class.single).expect("the class's backend");
+    // Back to the class's plan (PEXT keyed again where it is the choice).
+    hq::set_plan(class).expect("the class's plan");
     free_functions_agree_with_the_oracle("back");
-    println!(
-        "switching: {switched} backends, the free functions exact on each (single lookups: {})",
-        match hq::STATIC_SINGLES {
-            Some(b) => format!("{b}, fixed by the build's target features"),
-            None => "switched too".into(),
-        }
-    );
+    println!("switching: {switched} backends, the free functions exact on each");
     assert!(switched > 0);
 }

@@ -23,7 +23,7 @@ pub fn run(sh: &Shell, quick: bool) -> anyhow::Result<CalibrationStarts> {
     };
     for _ in 0..if quick { 3 } else { 20 } {
         let stdout = (cmd!(sh, "{hq_info} --calibrate --no-check").quiet())
-            .env_remove(hq::ENV_VAR)
+            .env_remove(hq::BACKEND_VAR)
             .env_remove(hq::PLAN_VAR)
             .env_remove(hq::CALIBRATE_VAR)
             .read()?;

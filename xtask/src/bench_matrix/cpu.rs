@@ -1,16 +1,17 @@
 //! The CPU's identity for the results: `hq`'s own detection (CPUID through
-//! `raw-cpuid`, the features `hq` knows; the id is [`hq::cpu::cpu_id`]).
+//! `raw-cpuid`, the features `hq` knows; the id is [`hq_core::identity::cpu_id`]).
 
-use hq::cpu::{Feature, Identity};
 use hq_bench_format::Cpu;
+use hq_core::cpu::Feature;
+use hq_core::identity::{Identity, brand_string, cpu_id};
 
 /// Reads this CPU's identity.
 pub fn detect() -> Cpu {
     let id = Identity::detect();
     Cpu {
-        id: hq::cpu::cpu_id(),
+        id: cpu_id(),
         vendor: id.vendor.to_string(),
-        model_name: hq::cpu::brand_string().unwrap_or_default(),
+        model_name: brand_string().unwrap_or_default(),
         family: id.family,
         model: id.model,
         stepping: id.stepping,

@@ -12,7 +12,7 @@
 //! * [`four`] and [`eight`], for code compiled with AVX-512 (the token's
 //!   methods): the constants are inputs in fixed registers, where a
 //!   caller's loop keeps them across calls;
-//! * [`four_in_any_caller`] and [`eight_in_any_caller`], for code of any
+//! * [`four_in_any_caller`] and [`eight_in_any_caller`] ([`in_any_caller`]), for code of any
 //!   level (the facade's set-wise free functions): the constants are
 //!   memory operands, and registers 16-31 appear only as clobbers, which
 //!   rustc allows without the target feature, so the block inlines into
@@ -192,4 +192,22 @@ pub(crate) unsafe fn four_in_any_caller<const FIRST: usize>(sliders: u64, occupa
 #[inline(always)]
 pub(crate) unsafe fn eight_in_any_caller(sliders: u64, occupancy: u64) -> u64 {
     fill!("zmm", zmm_to_ymm!(), sliders, occupancy, memory(0))
+}
+
+/// `slider`'s fill for a caller of any level ([`four_in_any_caller`] or
+/// [`eight_in_any_caller`]): the `avx512` token's `setwise_in_any_caller`.
+///
+/// # Safety
+///
+/// As [`four_in_any_caller`].
+#[inline(always)]
+pub(crate) unsafe fn in_any_caller(slider: hq_core::Slider, sliders: u64, occupancy: u64) -> u64 {
+    // SAFETY: the caller's guarantee.
+    unsafe {
+        match slider {
+            hq_core::Slider::Rook => four_in_any_caller::<0>(sliders, occupancy),
+            hq_core::Slider::Bishop => four_in_any_caller::<4>(sliders, occupancy),
+            hq_core::Slider::Queen => eight_in_any_caller(sliders, occupancy),
+        }
+    }
 }

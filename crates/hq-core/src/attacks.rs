@@ -4,15 +4,14 @@
 //! `const` contexts. None of them depends on the CPU, so they need no
 //! dispatch.
 
-use hq_core::leapers::{KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS};
-use hq_core::{Bitboard, Line, Square, reference};
-
-pub use hq_core::piece::Color;
+use crate::leapers::{KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS};
+use crate::piece::Color;
+use crate::{Bitboard, Line, Square, reference};
 
 /// The squares a knight on `sq` attacks.
 ///
 /// ```
-/// use hq::{Square, knight_attacks};
+/// use hq_core::{Square, attacks::knight_attacks};
 /// assert_eq!(knight_attacks(Square::A1).count(), 2);
 /// ```
 #[inline]
@@ -30,7 +29,7 @@ pub const fn king_attacks(sq: Square) -> Bitboard {
 /// opponent: up the board for white, down for black).
 ///
 /// ```
-/// use hq::{Color, Square, pawn_attacks};
+/// use hq_core::{Square, attacks::pawn_attacks, piece::Color};
 /// assert_eq!(pawn_attacks(Color::White, Square::E4).count(), 2); // d5, f5
 /// assert!(pawn_attacks(Color::Black, Square::A7).contains(Square::B6));
 /// ```
@@ -40,11 +39,11 @@ pub const fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
 }
 
 /// Rook attacks computed by walking the rays (the oracle,
-/// [`hq_core::reference`]): portable and usable in `const` contexts
-/// (tables, constants). For speed, use [`crate::rook_attacks`].
+/// [`crate::reference`]): portable and usable in `const` contexts
+/// (tables, constants). For speed, use the facade's `rook_attacks`.
 ///
 /// ```
-/// use hq::{Bitboard, Square, rook_attacks_const};
+/// use hq_core::{Bitboard, Square, attacks::rook_attacks_const};
 /// const FROM_E4: Bitboard = rook_attacks_const(Square::E4, Bitboard::EMPTY);
 /// assert_eq!(FROM_E4.count(), 14);
 /// ```
@@ -106,7 +105,7 @@ static LINE: [[u64; 64]; 64] = BETWEEN_AND_LINE.1;
 /// diagonal; empty otherwise (and for `a == b` or neighbours).
 ///
 /// ```
-/// use hq::{Square, between};
+/// use hq_core::{Square, attacks::between};
 /// assert_eq!(between(Square::A1, Square::D4).count(), 2); // b2, c3
 /// assert!(between(Square::A1, Square::B3).is_empty());
 /// ```
@@ -119,7 +118,7 @@ pub const fn between(a: Square, b: Square) -> Bitboard {
 /// if they share a rank, file or diagonal; empty otherwise (and for `a == b`).
 ///
 /// ```
-/// use hq::{Square, line};
+/// use hq_core::{Square, attacks::line};
 /// assert_eq!(line(Square::C3, Square::E5).count(), 8); // the a1-h8 diagonal
 /// assert!(line(Square::A1, Square::B3).is_empty());
 /// ```

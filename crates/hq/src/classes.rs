@@ -1,0 +1,489 @@
+//! Which backend serves which entry point, per class of CPU: the data the
+//! choice is made from, with the measurements behind each row.
+//!
+//! A CPU belongs to the first class in [`CLASSES`] whose vendor, family and
+//! instruction-set level it has. The rows marked *measured* come from full
+//! `cargo xtask bench-matrix` runs committed under
+//! `benches/results/<cpu-id>/` (`benches/tests/choice.rs` checks each
+//! against its runs); the others are fallbacks for CPUs no run has
+//! measured, and say what they are inferred from.
+
+use crate::plan::{Entry, Pieces, Plan, Slider};
+use crate::registry::Backend::{self, *};
+use hq_core::cpu::{Identity, Level, Vendor};
+
+/// A class of CPUs and its plan.
+#[derive(Clone, Copy, Debug)]
+pub struct ClassChoice {
+    /// A short stable name (`intel-avx512`, ...).
+    pub name: &'static str,
+    /// Which CPUs these are, for people.
+    pub description: &'static str,
+    /// The vendors of the class (empty: any).
+    pub vendors: &'static [Vendor],
+    /// The display families of the class, inclusive.
+    pub families: (u32, u32),
+    /// The instruction-set level the class needs.
+    pub level: Level,
+    /// `Some(true)`: only CPUs with a fast PEXT; `Some(false)`: only those
+    /// without; `None`: either.
+    pub fast_pext: Option<bool>,
+    /// The backends.
+    pub plan: Plan,
+    /// Where the plan comes from: the committed runs that measured it, or
+    /// what it is inferred from.
+    pub evidence: &'static str,
+    /// The cpu ids of the committed runs of this class (empty: not measured).
+    pub measured_on: &'static [&'static str],
+}
+
+impl ClassChoice {
+    /// Whether a CPU with `identity`, on which `has_level` tells which
+    /// levels are present, belongs to the class.
+    pub fn matches(&self, identity: Identity, has_level: impl Fn(Level) -> bool) -> bool {
+        (self.vendors.is_empty() || self.vendors.contains(&identity.vendor))
+            && (self.families.0..=self.families.1).contains(&identity.family)
+            && has_level(self.level)
+            && self
+                .fast_pext
+                .is_none_or(|fast| fast == identity.has_fast_pext())
+    }
+}
+
+const ANY_FAMILY: (u32, u32) = (0, u32::MAX);
+const AMD: &[Vendor] = &[Vendor::Amd, Vendor::Hygon];
+
+/// `plan` with the first-rank-table HQ for dependency chains: the
+/// `latency` column's fastest on every x86-64 run.
+const fn chains_on_table(plan: Plan) -> Plan {
+    plan.with_entry(Entry::Latency, ScalarRankTable)
+}
+
+/// PEXT for single lookups and set-wise calls, AVX2 batches: Zen 3's
+/// plan, which other AVX2 CPUs with a fast PEXT inherit.
+const ZEN3: Plan = chains_on_table(Plan::all(Pext).with_entry(Entry::Batch, Avx2));
+
+/// AVX2 CPUs with a slow (microcoded) PEXT: AVX2 for every entry point.
+const V3_SLOW_PEXT: ClassChoice = ClassChoice {
+    name: "x86-64-v3-slow-pext",
+    description: "other x86-64 CPUs with AVX2 and a slow PEXT",
+    vendors: &[],
+    families: ANY_FAMILY,
+    level: Level::X86V3,
+    fast_pext: Some(false),
+    plan: chains_on_table(Plan::all(Avx2)),
+    evidence: "not measured; as the AMD slow-PEXT class",
+    measured_on: &[],
+};
+
+/// A class for any vendor and family.
+const fn any(
+    name: &'static str,
+    description: &'static str,
+    level: Level,
+    plan: Plan,
+) -> ClassChoice {
+    ClassChoice {
+        name,
+        description,
+        vendors: &[],
+        families: ANY_FAMILY,
+        level,
+        fast_pext: None,
+        plan,
+        evidence: "",
+        measured_on: &[],
+    }
+}
+
+/// The classes, most specific first; the last ones match every CPU of their level.
+pub const CLASSES: &[ClassChoice] = &[
+    ClassChoice {
+        name: "intel-avx512",
+        description: "Intel with AVX-512 and GFNI (Ice Lake and later)",
+        vendors: &[Vendor::Intel],
+        families: ANY_FAMILY,
+        level: Level::X86V4,
+        fast_pext: None,
+        plan: Plan {
+            latency: Pieces {
+                rook: ScalarRankTable,
+                bishop: Pext,
+                queen: ScalarRankTable,
+            },
+            ..Plan::all(Pext)
+                .with_entry(Entry::Setwise, Avx512)
+                .with_setwise_loop(2)
+                .with(Entry::Batch, Slider::Rook, Avx512)
+        },
+        evidence: "measured: benches/results/intel-r-xeon-r-processor-f6-ma7-s1 (rows pext and \
+                   avx512, runtime build; set-wise 1-2: the per-piece rows; latency: every row's \
+                   latency column)",
+        measured_on: &["intel-r-xeon-r-processor-f6-ma7-s1"],
+    },
+    ClassChoice {
+        name: "amd-avx512",
+        description: "AMD with AVX-512 (Zen 4, Zen 5)",
+        vendors: AMD,
+        families: (0x19, u32::MAX),
+        level: Level::X86V4,
+        fast_pext: Some(true),
+        plan: chains_on_table(Plan::all(Pext).with_entry(Entry::Setwise, Avx512).with(
+            Entry::Batch,
+            Slider::Rook,
+            Avx512,
+        )),
+        evidence: "measured: benches/results/amd-epyc-f19-m11-s1 (Zen 4; rows pext, avx512 and \
+                   the per-piece loops, runtime build; latency: every row's latency column); \
+                   Zen 5 not committed",
+        measured_on: &["amd-epyc-f19-m11-s1"],
+    },
+    ClassChoice {
+        name: "amd-zen3",
+        description: "AMD Zen 3 (family 0x19 without AVX-512)",
+        vendors: AMD,
+        families: (0x19, 0x19),
+        level: Level::X86V3,
+        fast_pext: Some(true),
+        plan: ZEN3,
+        evidence: "measured on Zen 3 before PEXT was a backend (the README's first matrix: the \
+                   PEXT reference 491 M queens/s against 374 for avx2; avx2 batches 626 against \
+                   537; PEXT per-piece set-wise 320 against 177), not committed",
+        measured_on: &[],
+    },
+    ClassChoice {
+        name: "amd-slow-pext",
+        description: "AMD before Zen 3 with BMI2 (Excavator, Zen 1, Zen 2): PEXT is microcoded",
+        vendors: AMD,
+        evidence: "not measured; PEXT excluded (microcoded, 18+ cycles); avx2 was the fastest \
+                   HQ backend for every entry point on Zen 3",
+        ..V3_SLOW_PEXT
+    },
+    ClassChoice {
+        fast_pext: Some(true),
+        evidence: "not measured; as the measured Intel AVX-512 class",
+        ..any(
+            "x86-64-v4",
+            "other x86-64 CPUs with AVX-512 and GFNI",
+            Level::X86V4,
+            chains_on_table(
+                Plan::all(Pext)
+                    .with_entry(Entry::Batch, Avx512)
+                    .with_entry(Entry::Setwise, Avx512)
+                    .with_setwise_loop(2),
+            ),
+        )
+    },
+    ClassChoice {
+        fast_pext: Some(true),
+        evidence: "not measured; as the Zen 3 class",
+        ..any(
+            "x86-64-v3",
+            "other x86-64 CPUs with AVX2 and a fast PEXT",
+            Level::X86V3,
+            ZEN3,
+        )
+    },
+    V3_SLOW_PEXT,
+    ClassChoice {
+        evidence: "not measured on such a CPU; ssse3 beat the scalar backends on Zen 3 in \
+                   throughput and batches",
+        ..any(
+            "x86-64-v2",
+            "x86-64 CPUs with SSSE3 and SSE4.2, without AVX2",
+            Level::X86V2,
+            chains_on_table(Plan::all(Ssse3)),
+        )
+    },
+    ClassChoice {
+        evidence: "not timed: instruction counts of the cross-compiled kernels (rustc 1.95, \
+                   aarch64-unknown-linux-gnu; rook/bishop/queen): single lookups neon 21/19/35 \
+                   against scalar-rank-table 27/22/42; batches per square neon 19/17/32 against \
+                   25/20/39; set-wise (under qemu; 1-2, 5 and 10 sliders) scalar-rank-table \
+                   geometric mean 76 against 91 for neon",
+        ..any(
+            "aarch64",
+            "AArch64 (NEON is part of the architecture)",
+            Level::Neon,
+            chains_on_table(Plan::all(Neon).with_entry(Entry::Setwise, ScalarRankTable)),
+        )
+    },
+    ClassChoice {
+        evidence: "not timed: instruction counts of the compiled kernels (wasm operators, rustc \
+                   1.95, +simd128; rook/bishop/queen): single lookups simd128 60/33/82 against \
+                   classic 68/68/132 (wasm has no byte swap or bit reversal); batches per square \
+                   simd128 71/48/92 against classic 85/85/149; set-wise geometric mean 177 \
+                   against 208 for scalar-reverse",
+        ..any(
+            "wasm32-simd128",
+            "WebAssembly built with +simd128",
+            Level::Simd128,
+            Plan::all(Simd128).with_entry(Entry::Latency, Classic),
+        )
+    },
+    // wasm32 has no level to tell a portable build by, so this row exists
+    // in wasm32 builds only: without simd128 the byte swaps and bit
+    // reversals of the HQ backends are open-coded.
+    #[cfg(target_arch = "wasm32")]
+    ClassChoice {
+        evidence: "not timed: instruction counts (wasm operators, rustc 1.95): single lookups \
+                   classic 68/68/132 against scalar-rank-table 171/253/373; set-wise \
+                   scalar-reverse's fill geometric mean 208 against 456 for classic",
+        ..any(
+            "wasm32",
+            "WebAssembly without simd128: portable code only",
+            Level::Baseline,
+            Plan::all(Classic).with_entry(Entry::Setwise, ScalarReverse),
+        )
+    },
+    ClassChoice {
+        evidence: "scalar-rank-table was the fastest portable backend on every CPU measured",
+        ..any(
+            "baseline",
+            "any other CPU: portable code only",
+            Level::Baseline,
+            Plan::all(ScalarRankTable),
+        )
+    },
+];
+
+/// Whether a class of `level` can match a CPU this build runs on: its level
+/// is portable or of this build's architecture.
+pub(crate) const fn on_this_target(level: Level) -> bool {
+    match level.arch() {
+        None => true,
+        Some(arch) => hq_core::bytes_eq(arch.as_bytes(), hq_core::cpu::TARGET_ARCH.as_bytes()),
+    }
+}
+
+impl Backend {
+    /// Whether the free functions can dispatch to the backend
+    /// (`HQ_BACKEND`, [`crate::set_backend`]): in a forced build the
+    /// forced ones; else those some CPU class of this build's target
+    /// chooses, or every one with the `all-backends` feature. The others
+    /// stay out of programs that only call the free functions;
+    /// [`crate::with_backend`] runs any backend.
+    pub const fn is_dispatched(self) -> bool {
+        match crate::registry::FORCED {
+            true => self.is_forced(),
+            false => cfg!(feature = "all-backends") || chosen_here(self, None),
+        }
+    }
+}
+
+/// Whether some class of this build's target names `backend` for `entry`
+/// (any entry: `None`).
+pub(crate) const fn chosen_here(backend: Backend, entry: Option<Entry>) -> bool {
+    let mut i = 0;
+    while i < CLASSES.len() {
+        let class = &CLASSES[i];
+        let mut e = 0;
+        while e < Entry::ALL.len() && on_this_target(class.level) {
+            let mut s = 0;
+            while s < 3 {
+                let named = class.plan.get(Entry::ALL[e], Slider::ALL[s]) as u8 == backend as u8;
+                let wanted = match entry {
+                    None => true,
+                    Some(entry) => entry as u8 == Entry::ALL[e] as u8,
+                };
+                if named && wanted {
+                    return true;
+                }
+                s += 1;
+            }
+            e += 1;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// The class of a CPU with `identity` and levels `has_level`.
+pub fn classify(identity: Identity, has_level: impl Fn(Level) -> bool) -> &'static ClassChoice {
+    CLASSES
+        .iter()
+        .find(|c| c.matches(identity, &has_level))
+        .expect("the baseline class matches every CPU")
+}
+
+/// The class of the running CPU.
+pub fn this_cpu() -> &'static ClassChoice {
+    classify(Identity::detect(), Level::is_detected)
+}
+
+/// Whether `backend` may serve a build that chooses at compile time: forced
+/// (if any is) and its level enabled at compile time.
+const fn runs_compiled(backend: Backend) -> bool {
+    (!crate::registry::FORCED || backend.is_forced()) && backend.level().is_static()
+}
+
+/// `wanted` if it may serve a build choosing at compile time, else `or`,
+/// else the first forced backend that may.
+const fn pick_compiled(wanted: Backend, or: Option<Backend>) -> Backend {
+    if runs_compiled(wanted) {
+        return wanted;
+    }
+    if let Some(or) = or {
+        return or;
+    }
+    let mut i = 0;
+    while i < Backend::ALL.len() {
+        if runs_compiled(Backend::ALL[i]) {
+            return Backend::ALL[i];
+        }
+        i += 1;
+    }
+    panic!(
+        "hq-attacks without run-time detection (no `std`, or wasm32): none of the forced \
+         backends' instruction sets is enabled at compile time; enable them \
+         (RUSTFLAGS=\"-C target-cpu=...\" or \"-C target-feature=...\") or drop the force-* features"
+    )
+}
+
+/// The plan of a build that chooses at compile time, as multiversion's
+/// static dispatcher does: without `std` (no run-time detection), and on
+/// wasm32 (none exists). The class is the first that names no vendor,
+/// whose level the build enables, and that does not rule out a fast PEXT
+/// (a build enabling BMI2 is taken to target a CPU whose PEXT is fast; for
+/// AMD before Zen 3, force another backend). Forced backends: each cell
+/// the class's if forced and enabled, else the first forced one enabled
+/// (the latency functions: else the single lookups'). A build where none
+/// is enabled fails with the reason. Set-wise calls take the set-wise
+/// backend whatever the count.
+pub(crate) const COMPILED: Option<(&ClassChoice, Plan)> = {
+    if cfg!(feature = "std") && !cfg!(target_arch = "wasm32") {
+        None
+    } else {
+        let mut i = 0;
+        let class = loop {
+            let c = &CLASSES[i];
+            if c.vendors.is_empty() && !matches!(c.fast_pext, Some(false)) && c.level.is_static() {
+                break c;
+            }
+            i += 1;
+        };
+        let mut plan = class.plan;
+        let mut e = 0;
+        while e < Entry::ALL.len() {
+            let mut s = 0;
+            while s < 3 {
+                let (entry, slider) = (Entry::ALL[e], Slider::ALL[s]);
+                let or = match entry {
+                    Entry::Latency => Some(plan.get(Entry::Single, slider)),
+                    _ => None,
+                };
+                plan.set(
+                    entry,
+                    slider,
+                    pick_compiled(class.plan.get(entry, slider), or),
+                );
+                s += 1;
+            }
+            e += 1;
+        }
+        Some((class, plan.with_setwise_loop(0)))
+    }
+};
+
+/// [`COMPILED`]'s plan.
+pub(crate) const COMPILED_PLAN: Option<Plan> = match COMPILED {
+    Some((_, plan)) => Some(plan),
+    None => None,
+};
+
+/// The backend of `entry` for `slider` where this build fixes it at
+/// compile time: everywhere in a build that chooses at compile time
+/// ([`COMPILED_PLAN`]) or forces one backend its target features enable;
+/// and in an x86-64 build that enables x86-64-v4 with GFNI everywhere
+/// (`-C target-cpu=native` on an AVX-512 CPU), where every class of that
+/// level agrees (every CPU that runs the build is in one of them). There
+/// the route has no test at all, as multiversion's static dispatcher;
+/// `HQ_BACKEND`, `HQ_CHOICE`, [`crate::set_plan`] and calibrations steer
+/// the other cells only, and [`crate::selection`] says so.
+pub(crate) const fn fixed(entry: Entry, slider: Slider) -> Option<Backend> {
+    FIXED[entry as usize][slider as usize]
+}
+
+/// [`fixed`]'s cells.
+const FIXED: [[Option<Backend>; 3]; 4] = {
+    let mut cells = [[None; 3]; 4];
+    let mut e = 0;
+    while e < 4 {
+        let mut s = 0;
+        while s < 3 {
+            cells[e][s] = fixed_cell(Entry::ALL[e], Slider::ALL[s]);
+            s += 1;
+        }
+        e += 1;
+    }
+    cells
+};
+
+/// The one forced backend, if the build forces exactly one and enables its level.
+const fn one_forced_compiled() -> Option<Backend> {
+    let (mut found, mut i) = (None, 0);
+    while i < Backend::ALL.len() {
+        if Backend::ALL[i].is_forced() {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(Backend::ALL[i]);
+        }
+        i += 1;
+    }
+    match found {
+        Some(b) if b.level().is_static() => Some(b),
+        _ => None,
+    }
+}
+
+const fn fixed_cell(entry: Entry, slider: Slider) -> Option<Backend> {
+    if let Some(plan) = COMPILED_PLAN {
+        return Some(plan.get(entry, slider));
+    }
+    if let Some(b) = one_forced_compiled() {
+        return Some(b);
+    }
+    if crate::registry::FORCED || !on_this_target(Level::X86V4) || !Level::X86V4.is_static() {
+        return None;
+    }
+    // (backend, set-wise loop) of every class of the level.
+    let (mut agreed, mut i): (Option<(Backend, u32)>, usize) = (None, 0);
+    while i < CLASSES.len() {
+        let class = &CLASSES[i];
+        if class.level as u8 == Level::X86V4 as u8 {
+            let b = class.plan.get(entry, slider);
+            let n = match entry {
+                Entry::Setwise => class.plan.setwise_loop.get(slider),
+                _ => 0,
+            };
+            if let Some((a, m)) = agreed
+                && (a as u8 != b as u8 || m != n)
+            {
+                return None;
+            }
+            agreed = Some((b, n));
+        }
+        i += 1;
+    }
+    match agreed {
+        Some((b, _)) => Some(b),
+        None => None,
+    }
+}
+
+/// The set-wise loop of `slider` where this build fixes its set-wise cell
+/// (every class of x86-64-v4 has the same, or 0 where the whole plan is fixed).
+pub(crate) const fn fixed_loop(slider: Slider) -> Option<u32> {
+    if COMPILED_PLAN.is_some() || one_forced_compiled().is_some() {
+        return Some(0);
+    }
+    if fixed(Entry::Setwise, slider).is_none() {
+        return None;
+    }
+    let mut i = 0;
+    while CLASSES[i].level as u8 != Level::X86V4 as u8 {
+        i += 1;
+    }
+    Some(CLASSES[i].plan.setwise_loop.get(slider))
+}

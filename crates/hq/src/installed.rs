@@ -1,0 +1,125 @@
+//! The installed plan: one word per cell the route reads, and the
+//! selection behind it (with `std`; a build without it fixes every cell).
+//!
+//! * Single lookups: a word per piece and square: the keyed backend's key
+//!   where it serves the piece (PEXT's mask: the load that fetches the mask
+//!   also decides the path), else [`TAG`] with the backend's index.
+//! * Batches, set-wise calls, latency: a byte per piece: the backend's
+//!   index, and for set-wise calls the slider count up to which single
+//!   lookups serve instead, in the high four bits.
+//!
+//! Soundness: every word and byte is [`UNDECIDED`] or names a backend
+//! [`check_plan`](crate::select::check_plan) accepted (this CPU runs it);
+//! a reader sees one or the other, whatever it races with.
+
+use crate::dispatch::{key_of, keyed_for};
+use crate::error::BackendError;
+use crate::plan::{Entry, Plan, Slider};
+use crate::registry::Backend;
+use crate::select::{Selection, Source, check_plan, decide, fix};
+use core::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
+use hq_core::Square;
+use std::sync::Mutex;
+
+/// The high bit of a single-lookup word that holds an index, not a key.
+pub(crate) const TAG: u64 = 1 << 63;
+
+/// The index of no backend: the route's cold path decides and installs.
+pub(crate) const UNDECIDED: u8 = 0x0F;
+
+const _: () = assert!(
+    Backend::ALL.len() < UNDECIDED as usize,
+    "indexes take four bits"
+);
+
+static SINGLE: [[AtomicU64; 64]; 3] =
+    [const { [const { AtomicU64::new(TAG | UNDECIDED as u64) }; 64] }; 3];
+
+/// Batches, set-wise calls, latency (`Entry as usize - 1`).
+static CELLS: [[AtomicU8; 3]; 3] = [const { [const { AtomicU8::new(UNDECIDED) }; 3] }; 3];
+
+/// The selection, once decided (cold paths only).
+static SELECTION: Mutex<Option<Selection>> = Mutex::new(None);
+
+/// The single-lookup word of `slider` on `sq`.
+#[inline(always)]
+pub(crate) fn single_word(slider: Slider, sq: Square) -> u64 {
+    SINGLE[slider as usize][sq as usize].load(Relaxed)
+}
+
+/// The byte of a cell other than single lookups.
+#[inline(always)]
+pub(crate) fn cell(entry: Entry, slider: Slider) -> u8 {
+    CELLS[entry as usize - 1][slider as usize].load(Relaxed)
+}
+
+/// The backend index of a cell (a job's dispatch reads it once).
+#[inline(always)]
+pub(crate) fn index(entry: Entry, slider: Slider) -> u8 {
+    match entry {
+        Entry::Single => match single_word(slider, Square::A1) {
+            w if w & TAG == 0 => keyed_for(slider).map_or(UNDECIDED, |b| b as u8),
+            w => w as u8,
+        },
+        _ => cell(entry, slider) & 0x0F,
+    }
+}
+
+/// Points every cell at `plan`, whose backends were all checked.
+fn install(plan: &Plan) {
+    for slider in Slider::ALL {
+        let single = plan.get(Entry::Single, slider);
+        for sq in Square::ALL {
+            let word = match keyed_for(slider) {
+                Some(b) if b == single => key_of(single, slider, sq),
+                _ => TAG | single as u64,
+            };
+            SINGLE[slider as usize][sq as usize].store(word, Relaxed);
+        }
+        for entry in [Entry::Batch, Entry::Setwise, Entry::Latency] {
+            let looped = match entry {
+                Entry::Setwise => plan.setwise_loop.get(slider) as u8,
+                _ => 0,
+            };
+            CELLS[entry as usize - 1][slider as usize]
+                .store(plan.get(entry, slider) as u8 | looped << 4, Relaxed);
+        }
+    }
+}
+
+/// The selection, deciding and installing it on first use.
+pub(crate) fn selection() -> Result<Selection, BackendError> {
+    let mut slot = SELECTION.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(s) = *slot {
+        return Ok(s);
+    }
+    let s = decide()?;
+    install(&s.plan);
+    *slot = Some(s);
+    Ok(s)
+}
+
+/// Installs `plan` (checked here), recording `source`.
+pub(crate) fn replace(plan: Plan, source: Source) -> Result<(), BackendError> {
+    check_plan(&plan)?;
+    let mut slot = SELECTION.lock().unwrap_or_else(|e| e.into_inner());
+    let mut s = match *slot {
+        Some(s) => s,
+        None => decide()?,
+    };
+    (s.plan, s.source, s.overridden) = (plan, source, false);
+    fix(&mut s);
+    install(&s.plan);
+    *slot = Some(s);
+    Ok(())
+}
+
+/// The first call: decide and install, or stop with the error (the free
+/// functions cannot return one; [`crate::init`] can).
+#[cold]
+#[inline(never)]
+pub(crate) fn first_call() {
+    if let Err(e) = selection() {
+        panic!("hq: {e} (call hq::init() at start-up to get this as an error instead)");
+    }
+}

@@ -1,0 +1,131 @@
+//! The one route from an entry point or a job to a kernel: the cell
+//! (entry point and piece) names a backend, and [`dispatch`] runs its
+//! kernel: inlined where the cell's match has its arm, else from the same
+//! match out of line. Builds differ only in which arms exist and whether
+//! the cell is read: a cell the build fixes at compile time ([`fixed`]) is
+//! a constant (one arm, no load); the others are read from
+//! [`crate::installed`].
+
+use crate::classes::{fixed, fixed_loop};
+#[cfg(feature = "std")]
+use crate::dispatch::keyed;
+use crate::dispatch::{Arms, Kernel, dispatch, inlined_backend};
+use crate::kernels::{Caller, LineLookup, SINGLE, Setwise, Single};
+use crate::plan::{Entry, Slider};
+use core::marker::PhantomData;
+use hq_core::{Bitboard, Line, Square, at_most, union_by_loop, union_of_up_to_two};
+
+/// Runs `kernel` on its cell's backend.
+#[inline(always)]
+pub(crate) fn route<K: Kernel>(kernel: K) -> K::Output {
+    let (entry, slider) = (K::ENTRY, kernel.slider());
+    if let Some(b) = fixed(entry, slider) {
+        // SAFETY: a fixed backend's level is enabled at compile time.
+        return unsafe { dispatch(b as u8, kernel, Arms::Inlined) }.unwrap_or_else(K::without_arm);
+    }
+    #[cfg(feature = "std")]
+    return run(crate::installed::index(entry, slider), kernel);
+    #[cfg(not(feature = "std"))]
+    unreachable!("a build without std fixes every cell")
+}
+
+/// Runs `kernel` on the installed backend at `index`: its inlined arm, else
+/// out of line.
+#[cfg(feature = "std")]
+#[inline(always)]
+fn run<K: Kernel>(index: u8, kernel: K) -> K::Output {
+    // SAFETY: the installed indexes are checked ones (or UNDECIDED: no arm).
+    match unsafe { dispatch(index, kernel, Arms::Inlined) } {
+        Ok(out) => out,
+        Err(kernel) => out_of_line(index, kernel),
+    }
+}
+
+/// [`run`] where the cell's match has no inlined arm for `index`: the
+/// match with every arm; before the first call, decide and install first.
+/// Cold, so that the inlined arms are the fall-through of the caller's loop.
+#[cfg(feature = "std")]
+#[cold]
+#[inline(never)]
+fn out_of_line<K: Kernel>(mut index: u8, kernel: K) -> K::Output {
+    if index == crate::installed::UNDECIDED {
+        crate::installed::first_call();
+        index = crate::installed::index(K::ENTRY, kernel.slider());
+    }
+    if K::JOB {
+        // SAFETY: as in `run`.
+        return unsafe { dispatch(index, kernel, Arms::Inlined) }.unwrap_or_else(K::without_arm);
+    }
+    // SAFETY: as in `run`.
+    unsafe { dispatch(index, kernel, Arms::All) }.unwrap_or_else(K::without_arm)
+}
+
+/// A single lookup: the keyed backend's with the word's key, else the
+/// word's index (one load either way).
+#[inline(always)]
+pub(crate) fn single(slider: Slider, sq: Square, occupancy: Bitboard) -> Bitboard {
+    let kernel = Single::<SINGLE>(slider, sq, occupancy);
+    if fixed(Entry::Single, slider).is_some() {
+        return route(kernel);
+    }
+    #[cfg(feature = "std")]
+    {
+        let word = crate::installed::single_word(slider, sq);
+        if word & crate::installed::TAG == 0 {
+            // SAFETY: a word without the tag is the keyed backend's key for
+            // this piece and square, stored once its CPU check passed.
+            if let Some(attacks) = unsafe { keyed(slider, sq, occupancy, word) } {
+                return attacks;
+            }
+        }
+        run(word as u8, kernel)
+    }
+    #[cfg(not(feature = "std"))]
+    unreachable!("a build without std fixes every cell")
+}
+
+/// A line lookup, on the queen's single-lookup backend.
+#[inline(always)]
+pub(crate) fn line(line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
+    route(LineLookup::<SINGLE>(line, sq, occupancy))
+}
+
+/// A set-wise call from code of `C`: up to the cell's count of sliders by
+/// single lookups (two without a loop), else its backend. The count and
+/// the backend share the cell's byte: one load, and one compare where the
+/// byte is the inlined backend's without a count.
+#[inline(always)]
+pub(crate) fn setwise<C: Caller>(
+    slider: Slider,
+    sliders: Bitboard,
+    occupancy: Bitboard,
+) -> Bitboard {
+    let kernel = Setwise::<C>(slider, sliders, occupancy, PhantomData);
+    let cell = match (fixed(Entry::Setwise, slider), fixed_loop(slider)) {
+        (Some(b), Some(n)) => b as u8 | (n as u8) << 4,
+        #[cfg(feature = "std")]
+        _ => crate::installed::cell(Entry::Setwise, slider),
+        #[cfg(not(feature = "std"))]
+        _ => unreachable!("a build without std fixes every cell"),
+    };
+    // The inlined backend without a count: one compare.
+    if let Some(b) = inlined_backend(Entry::Setwise, slider)
+        && cell == b as u8
+    {
+        #[cfg(feature = "std")]
+        return run(cell, kernel);
+    }
+    let (count, index) = (u32::from(cell >> 4), cell & 0x0F);
+    if cell != index && at_most(sliders.0, count) {
+        let lookup = |sq, o| single(slider, sq, o);
+        return match count >= 2 && at_most(sliders.0, 2) {
+            true => union_of_up_to_two(sliders, occupancy, lookup),
+            false => union_by_loop(sliders, occupancy, lookup),
+        };
+    }
+    #[cfg(feature = "std")]
+    return run(index, kernel);
+    #[cfg(not(feature = "std"))]
+    // SAFETY: a fixed backend's level is enabled at compile time.
+    unsafe { dispatch(index, kernel, Arms::Inlined) }.unwrap_or_else(Kernel::without_arm)
+}

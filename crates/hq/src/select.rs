@@ -1,0 +1,425 @@
+//! The choice: the class's plan, then the build's forced backends, then the
+//! environment (`HQ_BACKEND`, `HQ_CALIBRATE`, `HQ_CHOICE`), then the cells
+//! the build fixes at compile time ([`crate::classes::fixed`]).
+
+use crate::classes::{ClassChoice, fixed};
+#[cfg(feature = "std")]
+use crate::error::BackendError;
+use crate::plan::{Entry, Plan, Slider};
+use crate::registry::Backend;
+use core::fmt;
+
+/// How this build chooses.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[non_exhaustive]
+pub enum Mode {
+    /// At the first call, from the CPU (or the environment, or
+    /// [`crate::set_backend`]).
+    RunTime,
+    /// Among the backends of the enabled `force-*` features.
+    Forced,
+    /// At compile time, from the build's target features: without `std`,
+    /// and on wasm32 (which has no run-time detection).
+    Compiled,
+}
+
+/// Why the plan is what it is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[non_exhaustive]
+pub enum Source {
+    /// The CPU class's plan.
+    Class,
+    /// `HQ_BACKEND` named the backend.
+    Environment,
+    /// [`crate::set_backend`] or [`crate::set_plan`] installed it.
+    SetBackend,
+    /// A calibration measured it on this CPU ([`crate::calibrate()`], or
+    /// `HQ_CALIBRATE=1` at first use).
+    Calibration,
+    /// `HQ_CHOICE` gave it (over the class's, `HQ_BACKEND`'s or the
+    /// calibrated plan).
+    PlanVariable,
+}
+
+/// A set of backends (a bit per [`Backend`]).
+#[derive(Clone, Copy, PartialEq, Eq, Default, Debug)]
+pub(crate) struct Backends(u32);
+
+impl Backends {
+    /// The backends this build forces.
+    #[cfg(feature = "std")]
+    pub(crate) const FORCED: Backends = {
+        let (mut bits, mut i) = (0, 0);
+        while i < Backend::ALL.len() {
+            if Backend::ALL[i].is_forced() {
+                bits |= 1 << Backend::ALL[i] as u32;
+            }
+            i += 1;
+        }
+        Backends(bits)
+    };
+
+    pub(crate) fn contains(self, b: Backend) -> bool {
+        self.0 & (1 << b as u32) != 0
+    }
+
+    /// The members `keep` accepts.
+    #[cfg(feature = "std")]
+    pub(crate) fn filter(self, keep: &dyn Fn(Backend) -> bool) -> Backends {
+        Backends(
+            self.iter()
+                .filter(|&b| keep(b))
+                .map(|b| 1 << b as u32)
+                .sum(),
+        )
+    }
+
+    pub(crate) fn iter(self) -> impl Iterator<Item = Backend> {
+        Backend::ALL
+            .iter()
+            .copied()
+            .filter(move |&b| self.contains(b))
+    }
+}
+
+/// The plan in force, and why: what [`crate::selection`] explains.
+#[derive(Clone, Copy, Debug)]
+pub struct Selection {
+    /// Run-time dispatch, forced or compiled.
+    pub mode: Mode,
+    /// The backend of each entry point and piece.
+    pub plan: Plan,
+    /// The class this CPU belongs to, and what the class would choose.
+    pub class: &'static ClassChoice,
+    /// What decided.
+    pub source: Source,
+    /// Forced backends this CPU cannot run.
+    pub(crate) unrunnable: Backends,
+    /// Forced backends that serve no entry point here.
+    pub(crate) unused: Backends,
+    /// Whether a request was overridden where the build fixes a cell.
+    pub(crate) overridden: bool,
+}
+
+impl Selection {
+    /// What decided, in one sentence (the last line of the `Display` form,
+    /// before any notes).
+    pub fn reason(&self) -> impl fmt::Display + '_ {
+        struct Reason<'a>(&'a Selection);
+        impl fmt::Display for Reason<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                let s = self.0;
+                match (s.mode, s.source) {
+                    (Mode::Compiled, _) => f.write_str(
+                        "compiled in: the build's target features chose (no run-time detection)",
+                    ),
+                    (Mode::Forced, _) => {
+                        f.write_str("forced by Cargo features")?;
+                        for b in Backend::ALL.iter().filter(|b| b.is_forced()) {
+                            write!(f, " {}", b.force_feature())?;
+                        }
+                        f.write_str(
+                            ": each entry point takes the class's choice if it is forced and \
+                             runs here, else the first forced backend that runs here",
+                        )
+                    }
+                    (_, Source::Class) => f.write_str("run-time dispatch: the class's choice"),
+                    (_, Source::Environment) => {
+                        write!(f, "overridden by {}", crate::error::BACKEND_VAR)
+                    }
+                    (_, Source::SetBackend) => {
+                        f.write_str("set by hq::set_backend or hq::set_plan")
+                    }
+                    (_, Source::Calibration) => f.write_str("calibrated: measured on this CPU"),
+                    (_, Source::PlanVariable) => write!(f, "overridden by {}", PLAN_VAR),
+                }
+            }
+        }
+        Reason(self)
+    }
+}
+
+/// Three lines: the backend of each entry point, the CPU class and what
+/// decided; then any notes.
+impl fmt::Display for Selection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = &self.plan;
+        write!(
+            f,
+            "single lookups: {}, batches: {}, set-wise: {}",
+            p.single, p.batch, p.setwise
+        )?;
+        if let Some(n) = p.setwise_loop.uniform().filter(|&n| n > 0) {
+            write!(f, " (single lookups up to {n} sliders)")?;
+        } else if p.setwise_loop.uniform().is_none() {
+            write!(f, " (single lookups up to {} sliders)", p.setwise_loop)?;
+        }
+        write!(f, "; latency: {}", p.latency)?;
+        let c = self.class;
+        write!(
+            f,
+            "\nCPU class: {} ({}); its plan: {}\n",
+            c.name, c.description, c.plan
+        )?;
+        write!(f, "{}", self.reason())?;
+        for b in self.unrunnable.iter() {
+            write!(f, "\n{} ignored: ", b.force_feature())?;
+            match b.check_supported() {
+                Err(missing) => write!(f, "{missing}")?,
+                Ok(_) => f.write_str("it cannot run here")?,
+            }
+        }
+        for b in self.unused.iter() {
+            write!(
+                f,
+                "\n{} ignored: another forced backend serves every entry point here",
+                b.force_feature()
+            )?;
+        }
+        if self.overridden {
+            f.write_str(
+                "\nfixed at compile time by the build's target features, whatever was asked:",
+            )?;
+            for entry in Entry::ALL {
+                let cells = Slider::ALL.map(|s| fixed(entry, s));
+                if cells.iter().any(Option::is_some) {
+                    write!(f, " {}", entry.name())?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The plan of `class` on a CPU where `runs` tells which backends run, in a
+/// build forcing `forced` (empty: none): `requested` (`HQ_BACKEND`'s,
+/// checked) for every entry point, or the class's; with forced backends
+/// only those that run (each cell the class's if it is one, else the first
+/// of them; the latency functions: else the single lookups'). Then the
+/// cells the build fixes.
+#[cfg(feature = "std")]
+pub(crate) fn start(
+    forced: Backends,
+    class: &'static ClassChoice,
+    runs: &dyn Fn(Backend) -> bool,
+    requested: Option<Backend>,
+) -> Result<Selection, BackendError> {
+    let mut s = Selection {
+        mode: Mode::RunTime,
+        plan: requested.map_or(class.plan, Plan::all),
+        class,
+        source: match requested {
+            Some(_) => Source::Environment,
+            None => Source::Class,
+        },
+        unrunnable: Backends::default(),
+        unused: Backends::default(),
+        overridden: false,
+    };
+    if crate::classes::COMPILED_PLAN.is_some() {
+        s.mode = Mode::Compiled;
+    }
+    if forced != Backends::default() {
+        s.mode = Mode::Forced;
+        let running = forced.filter(runs);
+        let Some(first) = running.iter().next() else {
+            let missing = forced
+                .iter()
+                .filter_map(|b| b.check_supported().err())
+                .collect();
+            return Err(BackendError::NoForcedBackendRuns { missing });
+        };
+        s.unrunnable = forced.filter(&|b| !running.contains(b));
+        if let Some(b) = requested.filter(|&b| !running.contains(b)) {
+            return Err(BackendError::NotForced { requested: b });
+        }
+        let wanted = s.plan;
+        for entry in Entry::ALL {
+            for slider in Slider::ALL {
+                let b = wanted.get(entry, slider);
+                let or = match entry {
+                    Entry::Latency => s.plan.get(Entry::Single, slider),
+                    _ => first,
+                };
+                s.plan
+                    .set(entry, slider, if running.contains(b) { b } else { or });
+            }
+        }
+        // A loop over single lookups needs both of the class's backends.
+        for slider in Slider::ALL {
+            let pair = |p: &Plan| (p.get(Entry::Single, slider), p.get(Entry::Setwise, slider));
+            if pair(&s.plan) != pair(&wanted) {
+                s.plan.setwise_loop.set(slider, 0);
+            }
+        }
+        s.unused = running.filter(&|b| !s.plan.backends().any(|p| p == b));
+    } else {
+        // A class row names only backends of its level; a test may hand
+        // any class here: a latency backend that does not run takes the
+        // single lookups'.
+        for slider in Slider::ALL {
+            if !runs(s.plan.get(Entry::Latency, slider)) {
+                s.plan
+                    .latency
+                    .set(slider, s.plan.get(Entry::Single, slider));
+            }
+        }
+    }
+    fix(&mut s);
+    Ok(s)
+}
+
+/// The selection with the cells the build fixes at compile time, noting
+/// whether that overrode its plan.
+#[cfg(feature = "std")]
+pub(crate) fn fix(s: &mut Selection) {
+    for entry in Entry::ALL {
+        for slider in Slider::ALL {
+            if let Some(b) = fixed(entry, slider) {
+                s.overridden |= s.plan.get(entry, slider) != b;
+                s.plan.set(entry, slider, b);
+            }
+        }
+    }
+    for slider in Slider::ALL {
+        if let Some(n) = crate::classes::fixed_loop(slider) {
+            s.overridden |= s.plan.setwise_loop.get(slider) != n;
+            s.plan.setwise_loop.set(slider, n);
+        }
+    }
+}
+
+/// `Ok` if every backend of `plan` may serve here: this build dispatches it
+/// and this CPU runs it.
+#[cfg(feature = "std")]
+pub(crate) fn check_plan(plan: &Plan) -> Result<(), BackendError> {
+    plan.backends()
+        .try_for_each(|b| b.check_available().map(|_| ()))?;
+    #[cfg(feature = "std")]
+    if let Some(slider) = Slider::ALL
+        .into_iter()
+        .find(|&s| plan.setwise_loop.get(s) > 14)
+    {
+        return Err(BackendError::BadPlan {
+            item: std::format!("setwise.loop.{slider}={}", plan.setwise_loop.get(slider)),
+            why: "set-wise calls loop over single lookups up to 14 sliders at most".into(),
+        });
+    }
+    Ok(())
+}
+
+/// The selection of a build that chooses at compile time (without `std`).
+#[cfg(not(feature = "std"))]
+pub(crate) fn compiled() -> Selection {
+    let (class, plan) =
+        crate::classes::COMPILED.expect("a build without std chooses at compile time");
+    let mode = if crate::registry::FORCED {
+        Mode::Forced
+    } else {
+        Mode::Compiled
+    };
+    let none = Backends::default();
+    Selection {
+        mode,
+        plan,
+        class,
+        source: Source::Class,
+        unrunnable: none,
+        unused: none,
+        overridden: false,
+    }
+}
+
+#[cfg(feature = "std")]
+pub(crate) use env::decide;
+
+/// The environment variable that gives a [`Plan`] in its text form, applied
+/// over the class's (or `HQ_BACKEND`'s, or a calibration's) plan: say
+/// `HQ_CHOICE=batch.rook=avx512`, or a whole plan `hq-info --calibrate`
+/// printed.
+pub const PLAN_VAR: &str = "HQ_CHOICE";
+
+/// The environment variable that asks for a calibration at the first call
+/// (`1`; `0` or unset: the class's plan).
+pub const CALIBRATE_VAR: &str = "HQ_CALIBRATE";
+
+/// The environment's part (with `std`).
+#[cfg(feature = "std")]
+mod env {
+    use super::*;
+    use std::string::String;
+
+    /// `Some(value)` of `variable` if set and not blank, as UTF-8.
+    fn var(variable: &'static str) -> Result<Option<String>, BackendError> {
+        match std::env::var(variable) {
+            Err(std::env::VarError::NotPresent) => Ok(None),
+            Err(std::env::VarError::NotUnicode(raw)) => Err(BackendError::Environment {
+                variable,
+                value: raw.to_string_lossy().into_owned(),
+                cause: std::boxed::Box::new(BackendError::Invalid("not UTF-8".into())),
+            }),
+            Ok(v) if v.trim().is_empty() => Ok(None),
+            Ok(v) => Ok(Some(v)),
+        }
+    }
+
+    /// `cause` as the error of `variable`'s `value`.
+    fn invalid(variable: &'static str, value: &str, cause: BackendError) -> BackendError {
+        BackendError::Environment {
+            variable,
+            value: value.into(),
+            cause: std::boxed::Box::new(cause),
+        }
+    }
+
+    /// The backend `HQ_BACKEND` names (`None`: unset, blank or `auto`),
+    /// checked: this build dispatches it and this CPU runs it.
+    pub(crate) fn backend_var() -> Result<Option<Backend>, BackendError> {
+        match var(crate::error::BACKEND_VAR)? {
+            Some(name) if !name.trim().eq_ignore_ascii_case("auto") => Backend::from_name(&name)
+                .and_then(Backend::check_available)
+                .map(Some)
+                .map_err(|e| invalid(crate::error::BACKEND_VAR, &name, e)),
+            _ => Ok(None),
+        }
+    }
+
+    /// Whether `HQ_CALIBRATE` asks for a calibration.
+    fn calibrate_var() -> Result<bool, BackendError> {
+        match var(CALIBRATE_VAR)?.as_deref().map(str::trim) {
+            None | Some("0") => Ok(false),
+            Some("1") => Ok(true),
+            Some(other) => Err(invalid(
+                CALIBRATE_VAR,
+                other,
+                BackendError::Invalid(
+                    "expected 1 (calibrate at first use) or 0 (the class's plan)".into(),
+                ),
+            )),
+        }
+    }
+
+    /// Decides the selection for this CPU and build: [`start`], then a
+    /// calibration if `HQ_CALIBRATE=1`, then `HQ_CHOICE`'s items over it.
+    pub(crate) fn decide() -> Result<Selection, BackendError> {
+        let class = crate::classes::this_cpu();
+        let mut s = start(
+            Backends::FORCED,
+            class,
+            &|b| b.is_supported(),
+            backend_var()?,
+        )?;
+        if calibrate_var()? {
+            s.plan = crate::calibrate::measure(s.plan)?.plan;
+            s.source = Source::Calibration;
+        }
+        if let Some(text) = var(PLAN_VAR)? {
+            let plan_error = |e| invalid(PLAN_VAR, &text, e);
+            s.plan.apply(&text).map_err(plan_error)?;
+            check_plan(&s.plan).map_err(plan_error)?;
+            s.source = Source::PlanVariable;
+        }
+        fix(&mut s);
+        Ok(s)
+    }
+}
