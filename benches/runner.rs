@@ -513,6 +513,7 @@ impl Bench {
             rows: self.rows.clone(),
             skipped: self.skipped.clone(),
             position_check,
+            plan: Some(selection.plan.to_string()),
         };
         let text = serde_json::to_string(&meta).map_err(std::io::Error::other)?;
         std::fs::write(path, text)

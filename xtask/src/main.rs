@@ -1,9 +1,7 @@
 //! `cargo xtask <task>`: the project's tasks, in Rust so they run wherever cargo does.
 
-mod bench_matrix;
 mod cross;
 mod emu;
-mod readme;
 mod release;
 mod reliability;
 mod test;
@@ -18,24 +16,41 @@ use std::process::ExitCode;
 enum Task {
     /// Every test, as CI runs it (see the README).
     Test(test::Args),
-    /// Benchmark every backend, the facade and the peers on this CPU.
-    BenchMatrix(bench_matrix::Args),
+    /// Benchmark every backend, the facade and the peers on this CPU
+    /// (`hq-bench-matrix`, `benches/matrix`; its options after the name).
+    BenchMatrix(Forwarded),
     /// The AVX-512 suites on emulated CPUs (`../shared/avx512-emu`).
     EmuTest(emu::Args),
     /// The tests on aarch64 (qemu-user) and wasm32 (Node's WASI), wasm builds.
     CrossTest(cross::Args),
-    /// Regenerate the README's measured tables from `benches/results/`.
-    Readme(readme::Args),
+    /// Regenerate the README's measured tables from `benches/results/`
+    /// (`hq-bench-matrix readme`; `--check` to compare only).
+    Readme(Forwarded),
+}
+
+/// A task run by another program of the workspace: its arguments as given.
+#[derive(clap::Args)]
+struct Forwarded {
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    args: Vec<String>,
+}
+
+/// `hq-bench-matrix ARGS`, the bench-matrix tool (`benches/matrix`).
+pub fn bench_matrix<S: AsRef<str>>(args: &[S]) -> anyhow::Result<()> {
+    let args: Vec<&str> = args.iter().map(AsRef::as_ref).collect();
+    let sh = sh()?;
+    let run = "run -q --release -p hq-bench-matrix --";
+    Ok(test::cargo(&sh, run).args(args).run()?)
 }
 
 /// Runs the task; an error is printed with its causes (no backtrace).
 fn main() -> ExitCode {
     let result = match &Task::parse() {
         Task::Test(a) => test::run(a),
-        Task::BenchMatrix(a) => bench_matrix::run(a),
+        Task::BenchMatrix(a) => bench_matrix(&a.args),
         Task::EmuTest(a) => emu::run(a),
         Task::CrossTest(a) => cross::run(a),
-        Task::Readme(a) => readme::run(a),
+        Task::Readme(a) => bench_matrix(&[&["readme".to_owned()], &a.args[..]].concat()),
     };
     let Err(e) = result else {
         return ExitCode::SUCCESS;

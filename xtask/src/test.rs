@@ -1,7 +1,7 @@
 //! `cargo xtask test`: every test, as CI runs it, in the named steps of
 //! [`run`]. A failed step does not stop the others.
 
-use crate::{bench_matrix, cross, emu, readme, release, reliability};
+use crate::{bench_matrix, cross, emu, release, reliability};
 use anyhow::{bail, ensure};
 use hq::Backend;
 use std::time::Instant;
@@ -54,7 +54,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }),
         ("bench-matrix --quick", bench, bench_matrix_quick),
         ("README tables", true, || {
-            readme::run(&readme::Args { check: true })
+            bench_matrix(&["readme", "--check"])
         }),
     ];
     let mut steps: Vec<_> = steps.iter().filter(|step| step.1).collect();
@@ -170,8 +170,9 @@ fn emulated_suites() -> anyhow::Result<()> {
 }
 
 /// Nothing about speed: the single lookups stayed one at a time, and the
-/// three outputs exist, parse and agree.
+/// three outputs exist, parse and agree; and the tool's own tests.
 fn bench_matrix_quick() -> anyhow::Result<()> {
-    bench_matrix::run(&bench_matrix::Args::quick())?;
-    bench_matrix::check_outputs(&bench_matrix::output_dir(true))
+    cargo(&crate::sh()?, "test -q -p hq-bench-matrix").run()?;
+    bench_matrix(&["--quick"])?;
+    bench_matrix(&["--quick", "--check"])
 }

@@ -130,6 +130,10 @@ pub struct BenchMeta {
     /// The position-bias check of a run in rounds (absent under criterion).
     #[serde(default)]
     pub position_check: Option<PositionCheck>,
+    /// The facade's whole plan in its text form (`hq::Plan`; absent in runs
+    /// before it was recorded).
+    #[serde(default)]
+    pub plan: Option<String>,
 }
 
 /// One cell timed twice more in every round, once before every other entry
@@ -312,6 +316,16 @@ pub const WORKLOADS: [(&str, &str); 7] = [
     ("setwise-typical", "set-wise 4-6"),
     ("setwise-many", "set-wise 10-14"),
     ("cache", "cache pressure"),
+];
+
+/// The engine-shaped loops' columns (`hq_benches::engine`): workload name,
+/// and its title in tables.
+pub const ENGINE_WORKLOADS: [(&str, &str); 5] = [
+    ("engine-throughput", "throughput"),
+    ("engine-batch", "batch"),
+    ("engine-setwise-few", "set-wise 1-2"),
+    ("engine-setwise-typical", "set-wise 4-6"),
+    ("engine-setwise-many", "set-wise 10-14"),
 ];
 
 /// One cell's samples from a run in rounds (`HQ_BENCH_OUT`).

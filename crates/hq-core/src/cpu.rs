@@ -7,7 +7,7 @@
 //!   (`each_level!`). A token's [`SliderAttacks::LEVEL`](crate::SliderAttacks::LEVEL)
 //!   is its level; the token exists only where the whole level is present.
 //! * [`run_for`]: runs a closure compiled for the level jobs of a backend
-//!   run at, by `multiversion` (the pattern of `pulp`'s `WithSimd`).
+//!   run at (the pattern of `pulp`'s `WithSimd`).
 //! * `at_level!`: compiles the backends' hand-written SIMD for a level
 //!   (`#[multiversion::target]` with the level's target string).
 //! * [`MissingFeatures`]: the one error for "this CPU cannot run that".
@@ -240,14 +240,11 @@ impl fmt::Display for FeatureSet {
 /// level is a line here (`tests::each_level_is_one_line` checks the rest).
 ///
 /// `X86V4` is the psABI's v4 plus the AVX-512 extensions of Ice Lake:
-/// `multiversion` enables those with any AVX-512 feature (it does not
-/// target Skylake-X's AVX-512), so the level lists them, and detection
-/// checks every feature its code is compiled with. Every CPU with AVX-512
-/// and GFNI has them all (Ice Lake, Tiger Lake, Sapphire Rapids, Zen 4).
-///
-/// The x86-64 levels come first, v2 then v3: `raise_fn!` reads them there.
+/// `multiversion` enables those with any AVX-512 feature, so the level lists
+/// them, and detection checks every feature its code is compiled with:
+/// every CPU with AVX-512 and GFNI has them (Ice Lake and later, Zen 4).
 macro_rules! each_level {
-    ($d:tt $callback:ident) => {
+    ($d:tt $callback:path) => {
         $callback! { $d
             /// x86-64-v2: SSE3, SSSE3, SSE4.1, SSE4.2, POPCNT.
             X86V2 = "x86-64-v2", "x86_64", "x86_64+sse3+ssse3+sse4.1+sse4.2+popcnt";
@@ -341,7 +338,6 @@ macro_rules! define_levels {
             $(
                 /// Runs `f` inlined into a function compiled for the level.
                 #[multiversion::target($target)]
-                #[inline]
                 pub(super) fn $level<R>(f: impl FnOnce() -> R) -> R {
                     f()
                 }
@@ -358,7 +354,9 @@ macro_rules! define_levels {
             match level {
                 $(
                     #[cfg(target_arch = $arch)]
-                    // SAFETY: the caller guarantees the level's features.
+                    // SAFETY: the caller guarantees the level's features
+                    // (wasm32 calls such functions safely).
+                    #[allow(unused_unsafe)]
                     Level::$level => unsafe { at::$level(f) },
                 )*
                 _ => f(),
@@ -368,30 +366,7 @@ macro_rules! define_levels {
 }
 
 each_level!($ define_levels);
-
-/// The function jobs of portable and x86-64-v2 backends run in: cloned by
-/// `multiversion` for x86-64-v3 and v2, the best the CPU has chosen once
-/// (its direct dispatcher with `std`, its static one without).
-macro_rules! raise_fn {
-    ($d:tt $(#[$_d2:meta])* X86V2 = $_n2:literal, $_a2:literal, $v2:literal;
-     $(#[$_d3:meta])* X86V3 = $_n3:literal, $_a3:literal, $v3:literal; $($_rest:tt)*) => {
-        /// Runs `f` at x86-64-v3 or v2 where the CPU has them.
-        #[cfg_attr(
-            feature = "std",
-            multiversion::multiversion(targets($v3, $v2), dispatcher = "direct")
-        )]
-        #[cfg_attr(
-            not(feature = "std"),
-            multiversion::multiversion(targets($v3, $v2), dispatcher = "static")
-        )]
-        fn raised<R, F: FnOnce() -> R>(f: F) -> R {
-            f()
-        }
-    };
-}
-
-#[cfg(target_arch = "x86_64")]
-each_level!($ raise_fn);
+pub(crate) use each_level;
 
 impl Level {
     /// Whether the build enables every feature of the level everywhere.
@@ -426,30 +401,52 @@ impl fmt::Display for Level {
 }
 
 /// Runs `f` compiled for the level jobs of a backend of `level` run at
-/// ([`Level::for_jobs`]): inside a `#[target_feature]` function of that
-/// level into which `f` is inlined (mark the closure `#[inline(always)]`:
-/// LLVM does not inline a big closure on its own, and then nothing in it
-/// is compiled for the level). What
+/// ([`Level::for_jobs`]): inside the `#[multiversion::target]` function of
+/// that level, into which `f` is inlined (mark the closure
+/// `#[inline(always)]`: LLVM does not inline a big closure on its own, and
+/// then nothing in it is compiled for the level). What
 /// [`SliderAttacks::run_compiled`](crate::SliderAttacks::run_compiled) does.
 ///
-/// A backend of x86-64-v3 or v4 runs at its own level, not at the best the
-/// CPU has: `multiversion`'s dispatcher would compile a PEXT job for
-/// AVX-512 on an AVX-512 CPU, where LLVM moves perft's board copies in zmm
-/// registers and packs independent scalar lookups into vector code (the
-/// README's "Jobs" gives the figures). Portable and v2 backends' jobs go
-/// through `multiversion`, capped at v3 for the same reason.
+/// The one hand-written dispatch over levels, for two measured reasons
+/// (the README's "Jobs" has the figures): `multiversion`'s dispatcher picks
+/// the best level the CPU has, and a PEXT job compiled for AVX-512 ran
+/// perft 5-7 % slower than at its own x86-64-v3; and where its direct
+/// dispatcher cloned the bench's jobs of portable backends for v3, their
+/// batches ran at 0.6x the same closure in the level's function here.
 ///
 /// # Safety
 ///
 /// The running CPU must have every feature of `level`.
 #[inline(always)]
 pub unsafe fn run_for<R>(level: Level, f: impl FnOnce() -> R) -> R {
-    #[cfg(target_arch = "x86_64")]
-    if level <= Level::X86V2 {
-        return raised(f);
+    // SAFETY: the caller guarantees the level's features, and `for_jobs`
+    // only raises a level to one this CPU has.
+    unsafe {
+        match level {
+            Level::Baseline | Level::X86V2 => run_at(jobs_level(level), f),
+            level => run_at(level, f),
+        }
     }
-    // SAFETY: the caller guarantees the level's features.
-    unsafe { run_at(level, f) }
+}
+
+/// [`Level::for_jobs`], with the x86-64 detection made once.
+#[inline(always)]
+fn jobs_level(backend: Level) -> Level {
+    if backend > Level::X86V2 || !cfg!(target_arch = "x86_64") {
+        return backend;
+    }
+    use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
+    /// The best of x86-64-v3 and v2 this CPU has (`u8::MAX`: not yet known).
+    static RAISED: AtomicU8 = AtomicU8::new(u8::MAX);
+    let raised = match RAISED.load(Relaxed) {
+        u8::MAX => {
+            let level = Level::for_jobs(Level::Baseline);
+            RAISED.store(level as u8, Relaxed);
+            level
+        }
+        known => Level::ALL[known as usize],
+    };
+    raised.max(backend)
 }
 
 /// The error of a token the CPU cannot run: which backend, its level, and

@@ -35,6 +35,7 @@ pub mod attacks;
 mod backend;
 mod bitboard;
 pub mod cpu;
+pub mod entries;
 pub mod identity;
 pub mod leapers;
 mod masks;

@@ -26,13 +26,14 @@
 //!   so noise does not flip a close choice.
 
 use crate::classes::fixed;
-use crate::dispatch::{Arms, KEYED, Kernel, dispatch, key_of, keyed};
+use crate::dispatch::{Arms, Kernel, dispatch, key_of, keyed, keyed_for};
 use crate::error::BackendError;
 use crate::kernels::{Batch, FreeFunctions, LATENCY, SINGLE, Setwise, Single};
 use crate::plan::{Entry, Plan, Slider};
 use crate::registry::Backend;
 use core::fmt;
 use core::marker::PhantomData;
+use hq_core::entries::Entries;
 use hq_core::{Bitboard, SliderAttacks, Square, union_of_up_to_two};
 use std::boxed::Box;
 use std::time::{Duration, Instant};
@@ -242,13 +243,68 @@ fn lookup<B: SliderAttacks>(
     }
 }
 
-/// A candidate's timing loop, monomorphized for its backend by [`dispatch`].
+/// A candidate's timing loop, monomorphized for its backend by [`dispatch`]:
+/// the kernel as the route runs it, inlined where the cell's match inlines
+/// the backend, else through its entry point (one indirect call).
 struct CellLoop {
     entry: Entry,
     slider: Slider,
+    /// Whether the cell's match inlines the backend.
+    inlined: bool,
     /// The keyed backend's keys: its single lookups, or its lookups before
     /// the set-wise kernel (the loop candidates).
     keys: Option<[u64; 64]>,
+}
+
+/// A single-lookup loop (`chain`: each occupancy depends on the previous
+/// result, e4 of it flipped in the next).
+fn singles(chain: bool, f: impl Fn(Square, Bitboard) -> Bitboard + 'static) -> Loop {
+    Box::new(move |inputs, sink| {
+        let (mut acc, mut previous) = (0, 0u64);
+        for &(sq, occ) in core::hint::black_box(&inputs.singles) {
+            let occ = Bitboard(occ.0 ^ (previous & (1 << 28) & 0u64.wrapping_sub(chain as u64)));
+            previous = f(sq, occ).0;
+            acc ^= previous;
+        }
+        *sink ^= acc;
+        inputs.singles.len()
+    })
+}
+
+/// A batch loop.
+fn batches(f: impl Fn(&[Square], Bitboard, &mut [Bitboard]) + 'static) -> Loop {
+    Box::new(move |inputs, sink| {
+        let mut out = [Bitboard(0); 64];
+        for &occ in core::hint::black_box(&inputs.batch_occupancies) {
+            f(&inputs.batch_squares, occ, &mut out);
+            *sink ^= out[core::hint::black_box(5)].0;
+        }
+        inputs.batch_occupancies.len() * 64
+    })
+}
+
+/// A set-wise loop (with `looped`, up to two sliders by it).
+fn setwise_calls(
+    looped: Option<Box<dyn Fn(Square, Bitboard) -> Bitboard>>,
+    f: impl Fn(Bitboard, Bitboard) -> Bitboard + 'static,
+) -> Loop {
+    Box::new(move |inputs, sink| {
+        let round = inputs.setwise_round.get();
+        inputs.setwise_round.set(round.wrapping_add(1));
+        let mut acc = 0;
+        for &(occ, sets, pick) in core::hint::black_box(&inputs.setwise) {
+            let sliders = sets[((pick >> (round & 63)) & 1) as usize];
+            acc ^= match &looped {
+                Some(single) if sliders.0.count_ones() <= 2 => {
+                    union_of_up_to_two(sliders, occ, single)
+                }
+                _ => f(sliders, occ),
+            }
+            .0;
+        }
+        *sink ^= acc;
+        inputs.setwise.len()
+    })
 }
 
 impl Kernel for CellLoop {
@@ -263,60 +319,39 @@ impl Kernel for CellLoop {
         let CellLoop {
             entry,
             slider,
+            inlined,
             keys,
         } = self;
-        match entry {
-            Entry::Single => Box::new(move |inputs, sink| {
-                let mut acc = 0;
-                for &(sq, occ) in core::hint::black_box(&inputs.singles) {
-                    acc ^= lookup(token, keys.as_ref(), slider, sq, occ).0;
-                }
-                *sink ^= acc;
-                inputs.singles.len()
+        let (s, e) = (slider as usize, Entries::of(token));
+        // The entries' calls: `token` proves the level they are compiled for.
+        // SAFETY: as said.
+        let single = move |sq, o| unsafe { e.single[s](sq, o) };
+        // SAFETY: as above.
+        let batch = move |sq: &[Square], o, out: &mut [Bitboard]| unsafe { e.batch[s](sq, o, out) };
+        // SAFETY: as above.
+        let set = move |set, o| unsafe { e.setwise[s](set, o) };
+        let keyed = move |sq, o| lookup(token, keys.as_ref(), slider, sq, o);
+        match (entry, inlined) {
+            (Entry::Single, true) => singles(false, keyed),
+            (Entry::Single, false) => singles(false, single),
+            (Entry::Latency, true) => singles(true, move |sq, o| {
+                Single::<LATENCY>(slider, sq, o).run(token)
             }),
-            Entry::Latency => Box::new(move |inputs, sink| {
-                let mut previous = 0u64;
-                for &(sq, occ) in core::hint::black_box(&inputs.singles) {
-                    // e4 of the previous result flips in the next occupancy.
-                    let occ = Bitboard(occ.0 ^ (previous & (1 << 28)));
-                    previous = Single::<LATENCY>(slider, sq, occ).run(token).0;
-                }
-                *sink ^= previous;
-                inputs.singles.len()
+            (Entry::Latency, false) => singles(true, single),
+            (Entry::Batch, true) => batches(move |sq, o, out| {
+                Batch::<FreeFunctions>(slider, sq, o, out, PhantomData).run(token)
             }),
-            Entry::Batch => Box::new(move |inputs, sink| {
-                let mut out = [Bitboard(0); 64];
-                for &occ in core::hint::black_box(&inputs.batch_occupancies) {
-                    let batch = Batch::<FreeFunctions>(
-                        slider,
-                        &inputs.batch_squares,
-                        occ,
-                        &mut out,
-                        PhantomData,
-                    );
-                    batch.run(token);
-                    *sink ^= out[core::hint::black_box(5)].0;
+            (Entry::Batch, false) => batches(batch),
+            (Entry::Setwise, _) => {
+                let looped =
+                    keys.map(|_| Box::new(keyed) as Box<dyn Fn(Square, Bitboard) -> Bitboard>);
+                match inlined {
+                    true => setwise_calls(looped, move |set, o| {
+                        Setwise::<FreeFunctions>(slider, set, o, PhantomData).run(token)
+                    }),
+                    false => setwise_calls(looped, set),
                 }
-                inputs.batch_occupancies.len() * 64
-            }),
-            Entry::Setwise => Box::new(move |inputs, sink| {
-                let round = inputs.setwise_round.get();
-                inputs.setwise_round.set(round.wrapping_add(1));
-                let mut acc = 0;
-                for &(occ, sets, pick) in core::hint::black_box(&inputs.setwise) {
-                    let sliders = sets[((pick >> (round & 63)) & 1) as usize];
-                    acc ^= match &keys {
-                        Some(keys) if sliders.0.count_ones() <= 2 => {
-                            let single = |sq, o| lookup(token, Some(keys), slider, sq, o);
-                            union_of_up_to_two(sliders, occ, single)
-                        }
-                        _ => Setwise::<FreeFunctions>(slider, sliders, occ, PhantomData).run(token),
-                    }
-                    .0;
-                }
-                *sink ^= acc;
-                inputs.setwise.len()
-            }),
+            }
         }
     }
 }
@@ -347,10 +382,12 @@ fn cells(base: &Plan) -> Vec<Cell> {
                 let twin = (slider, b, candidates.contains(&Backend::ScalarRankTable))
                     == (Slider::Bishop, Backend::ScalarRankDiagonal, true);
                 let keys = |k: Backend| core::array::from_fn(|i| key_of(k, slider, Square::ALL[i]));
+                let inlined = crate::dispatch::inlined_backend(entry, slider) == Some(b);
                 let mut push = |keys: Option<[u64; 64]>, setwise_loop| {
                     let kernel = CellLoop {
                         entry,
                         slider,
+                        inlined,
                         keys,
                     };
                     // SAFETY: a candidate runs here (`is_available`).
@@ -373,13 +410,14 @@ fn cells(base: &Plan) -> Vec<Cell> {
                 if twin {
                     continue;
                 }
-                let single_keys = (entry == Entry::Single && KEYED == Some(b)).then(|| keys(b));
+                let single_keys =
+                    (entry == Entry::Single && keyed_for(slider) == Some(b)).then(|| keys(b));
                 push(single_keys, None);
                 // The keyed lookups up to two sliders before another kernel,
                 // where they are the starting plan's single lookups.
                 let single = base.get(Entry::Single, slider);
                 if entry == Entry::Setwise
-                    && KEYED == Some(single)
+                    && keyed_for(slider) == Some(single)
                     && b != single
                     && candidates.contains(&single)
                 {

@@ -29,6 +29,23 @@ pub(crate) trait Kernel: Sized {
     fn slider(&self) -> Piece;
     /// Runs on `token`, inlined into the caller.
     fn run<B: SliderAttacks>(self, token: B) -> Self::Output;
+    /// The cell's slot of entry points: the piece's, 3 for a line lookup.
+    #[cfg(feature = "std")]
+    fn slot(&self) -> usize {
+        self.slider() as usize
+    }
+    /// Runs through `entry`, the cell's installed entry point (a function
+    /// of its backend's level, `hq_core::entries`).
+    ///
+    /// # Safety
+    ///
+    /// `entry` must be this kernel's kind of entry point, of a backend
+    /// that runs here (what [`crate::installed`] holds).
+    #[cfg(feature = "std")]
+    unsafe fn call(self, entry: *mut ()) -> Self::Output {
+        let _ = entry;
+        self.without_arm()
+    }
     /// Runs without an arm of its own: a job on a backend no class chooses
     /// for it (through the free functions).
     fn without_arm(self) -> Self::Output {
@@ -180,8 +197,9 @@ pub(crate) const fn keyed_for(slider: Piece) -> Option<Backend> {
 pub(crate) enum Arms {
     /// The cell's likely backends, inlined into the caller ([`inlined`]).
     Inlined,
-    /// Every backend this build dispatches (jobs: still only their own).
-    #[cfg(feature = "std")]
+    /// Every backend this build dispatches (jobs: still only their own):
+    /// the calibration's candidates.
+    #[cfg(all(feature = "std", not(target_arch = "wasm32")))]
     All,
 }
 
@@ -191,7 +209,7 @@ impl Arms {
     const fn has(self, backend: Backend, entry: Entry, slider: Piece, job: bool) -> bool {
         match (self, job) {
             (_, true) => job_arm(backend, entry),
-            #[cfg(feature = "std")]
+            #[cfg(all(feature = "std", not(target_arch = "wasm32")))]
             (Arms::All, false) => true,
             (Arms::Inlined, false) => {
                 INLINED[entry as usize][slider as usize] & (1 << backend as u32) != 0

@@ -17,7 +17,7 @@ use crate::error::BackendError;
 use crate::plan::{Entry, Plan, Slider};
 use crate::registry::Backend;
 use crate::select::{Selection, Source, check_plan, decide, fix};
-use core::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
+use core::sync::atomic::{AtomicPtr, AtomicU8, AtomicU64, Ordering::Relaxed};
 use hq_core::Square;
 use std::sync::Mutex;
 
@@ -37,6 +37,84 @@ static SINGLE: [[AtomicU64; 64]; 3] =
 
 /// Batches, set-wise calls, latency (`Entry as usize - 1`).
 static CELLS: [[AtomicU8; 3]; 3] = [const { [const { AtomicU8::new(UNDECIDED) }; 3] }; 3];
+
+/// Each cell's entry point, for the route where it does not inline the
+/// cell's backend: `[entry][piece]`, and `[entry][3]` the lines of single
+/// lookups and latency. Before the first call, [`decide`]'s.
+static ENTRIES: [[AtomicPtr<()>; 4]; 4] = [
+    decide::slots::<0>(),
+    decide::slots::<1>(),
+    decide::slots::<2>(),
+    decide::slots::<3>(),
+];
+
+/// The entry point of `entry`'s cell in `slot` (`Kernel::slot`).
+#[inline(always)]
+pub(crate) fn entry(entry: Entry, slot: usize) -> *mut () {
+    ENTRIES[entry as usize][slot].load(Relaxed)
+}
+
+/// The entry points before the first call: decide and install, then call
+/// the cell's installed entry point.
+mod decide {
+    use super::{ENTRIES, first_call};
+    use core::sync::atomic::{AtomicPtr, Ordering::Relaxed};
+    use hq_core::entries::{BatchFn, LineFn, SetwiseFn, SingleFn};
+    use hq_core::{Bitboard, Line, Square};
+
+    /// The installed entry point of `[E][S]`, as `F`.
+    ///
+    /// # Safety
+    ///
+    /// `F` must be the cell's kind of entry point.
+    unsafe fn installed<F: Copy, const E: usize, const S: usize>() -> F {
+        first_call();
+        let entry = ENTRIES[E][S].load(Relaxed);
+        // SAFETY: the caller's guarantee; installed entries are functions.
+        unsafe { core::mem::transmute_copy::<*mut (), F>(&entry) }
+    }
+
+    unsafe fn single<const E: usize, const S: usize>(sq: Square, o: Bitboard) -> Bitboard {
+        // SAFETY: single lookups' and latency's cells hold `SingleFn`s.
+        unsafe { installed::<SingleFn, E, S>()(sq, o) }
+    }
+    unsafe fn line<const E: usize>(line: Line, sq: Square, o: Bitboard) -> Bitboard {
+        // SAFETY: slot 3 of single lookups and latency holds a `LineFn`.
+        unsafe { installed::<LineFn, E, 3>()(line, sq, o) }
+    }
+    unsafe fn batch<const S: usize>(s: &[Square], o: Bitboard, out: &mut [Bitboard]) {
+        // SAFETY: batch cells hold `BatchFn`s.
+        unsafe { installed::<BatchFn, 1, S>()(s, o, out) }
+    }
+    unsafe fn setwise<const S: usize>(set: Bitboard, o: Bitboard) -> Bitboard {
+        // SAFETY: set-wise cells hold `SetwiseFn`s.
+        unsafe { installed::<SetwiseFn, 2, S>()(set, o) }
+    }
+
+    /// The slots of entry point `E` (an index into `Entry::ALL`).
+    pub(super) const fn slots<const E: usize>() -> [AtomicPtr<()>; 4] {
+        match E {
+            1 => [
+                AtomicPtr::new(batch::<0> as BatchFn as *mut ()),
+                AtomicPtr::new(batch::<1> as BatchFn as *mut ()),
+                AtomicPtr::new(batch::<2> as BatchFn as *mut ()),
+                AtomicPtr::new(core::ptr::null_mut()),
+            ],
+            2 => [
+                AtomicPtr::new(setwise::<0> as SetwiseFn as *mut ()),
+                AtomicPtr::new(setwise::<1> as SetwiseFn as *mut ()),
+                AtomicPtr::new(setwise::<2> as SetwiseFn as *mut ()),
+                AtomicPtr::new(core::ptr::null_mut()),
+            ],
+            _ => [
+                AtomicPtr::new(single::<E, 0> as SingleFn as *mut ()),
+                AtomicPtr::new(single::<E, 1> as SingleFn as *mut ()),
+                AtomicPtr::new(single::<E, 2> as SingleFn as *mut ()),
+                AtomicPtr::new(line::<E> as LineFn as *mut ()),
+            ],
+        }
+    }
+}
 
 /// The selection, once decided (cold paths only).
 static SELECTION: Mutex<Option<Selection>> = Mutex::new(None);
@@ -67,6 +145,24 @@ pub(crate) fn index(entry: Entry, slider: Slider) -> u8 {
 
 /// Points every cell at `plan`, whose backends were all checked.
 fn install(plan: &Plan) {
+    for entry in Entry::ALL {
+        for slider in Slider::ALL {
+            let entries = plan
+                .get(entry, slider)
+                .entries()
+                .expect("a checked backend");
+            let s = slider as usize;
+            let f = match entry {
+                Entry::Single | Entry::Latency => entries.single[s] as *mut (),
+                Entry::Batch => entries.batch[s] as *mut (),
+                Entry::Setwise => entries.setwise[s] as *mut (),
+            };
+            ENTRIES[entry as usize][s].store(f, Relaxed);
+            if slider == Slider::Queen && matches!(entry, Entry::Single | Entry::Latency) {
+                ENTRIES[entry as usize][3].store(entries.line as *mut (), Relaxed);
+            }
+        }
+    }
     for slider in Slider::ALL {
         let single = plan.get(Entry::Single, slider);
         for sq in Square::ALL {

@@ -5,6 +5,8 @@ use crate::dispatch::Kernel;
 use crate::plan::Entry;
 use core::marker::PhantomData;
 use hq_core::cpu::Level;
+#[cfg(feature = "std")]
+use hq_core::entries::{BatchFn, LineFn, SetwiseFn, SingleFn};
 use hq_core::{Bitboard, Line, Slider, SliderAttacks, Square};
 
 /// Code that calls the entry points: the level it is compiled for.
@@ -71,6 +73,12 @@ impl<const E: usize> Kernel for Single<E> {
     fn run<B: SliderAttacks>(self, token: B) -> Bitboard {
         self.0.single(token, self.1, self.2)
     }
+    #[cfg(feature = "std")]
+    #[inline(always)]
+    unsafe fn call(self, entry: *mut ()) -> Bitboard {
+        // SAFETY: the caller's guarantee: a `SingleFn` of a backend that runs here.
+        unsafe { core::mem::transmute::<*mut (), SingleFn>(entry)(self.1, self.2) }
+    }
 }
 
 /// A line lookup of the entry point `E`, on the queen's backend.
@@ -86,6 +94,16 @@ impl<const E: usize> Kernel for LineLookup<E> {
     #[inline(always)]
     fn run<B: SliderAttacks>(self, token: B) -> Bitboard {
         token.line_attacks(self.0, self.1, self.2)
+    }
+    #[cfg(feature = "std")]
+    fn slot(&self) -> usize {
+        3
+    }
+    #[cfg(feature = "std")]
+    #[inline(always)]
+    unsafe fn call(self, entry: *mut ()) -> Bitboard {
+        // SAFETY: the caller's guarantee: a `LineFn` of a backend that runs here.
+        unsafe { core::mem::transmute::<*mut (), LineFn>(entry)(self.0, self.1, self.2) }
     }
 }
 
@@ -119,6 +137,12 @@ impl<C: Caller> Kernel for Batch<'_, C> {
             false => token.batch_in_any_caller(slider, squares, occupancy, out),
         }
     }
+    #[cfg(feature = "std")]
+    #[inline(always)]
+    unsafe fn call(self, entry: *mut ()) {
+        // SAFETY: the caller's guarantee: a `BatchFn` of a backend that runs here.
+        unsafe { core::mem::transmute::<*mut (), BatchFn>(entry)(self.1, self.2, self.3) }
+    }
 }
 
 /// A set-wise call from code of `C`, as [`Batch`].
@@ -138,5 +162,11 @@ impl<C: Caller> Kernel for Setwise<C> {
             true => slider.setwise(token, sliders, occupancy),
             false => token.setwise_in_any_caller(slider, sliders, occupancy),
         }
+    }
+    #[cfg(feature = "std")]
+    #[inline(always)]
+    unsafe fn call(self, entry: *mut ()) -> Bitboard {
+        // SAFETY: the caller's guarantee: a `SetwiseFn` of a backend that runs here.
+        unsafe { core::mem::transmute::<*mut (), SetwiseFn>(entry)(self.1, self.2) }
     }
 }

@@ -70,10 +70,7 @@
 #[cfg(feature = "std")]
 extern crate std;
 
-#[cfg(all(
-    feature = "std",
-    not(all(target_family = "wasm", target_os = "unknown"))
-))]
+#[cfg(all(feature = "std", not(target_arch = "wasm32")))]
 mod calibrate;
 mod classes;
 mod dispatch;
@@ -90,10 +87,7 @@ mod select;
 #[cfg(feature = "std")]
 mod text;
 
-#[cfg(all(
-    feature = "std",
-    not(all(target_family = "wasm", target_os = "unknown"))
-))]
+#[cfg(all(feature = "std", not(target_arch = "wasm32")))]
 pub use calibrate::{Calibration, Figure};
 pub use error::{BACKEND_VAR, BackendError};
 pub use hq_core::attacks::{
@@ -267,10 +261,7 @@ pub fn set_plan(plan: Plan) -> Result<(), BackendError> {
 /// assert_eq!(hq::selection().plan, calibration.plan);
 /// # Ok::<(), hq::BackendError>(())
 /// ```
-#[cfg(all(
-    feature = "std",
-    not(all(target_family = "wasm", target_os = "unknown"))
-))]
+#[cfg(all(feature = "std", not(target_arch = "wasm32")))]
 pub fn calibrate() -> Result<Calibration, BackendError> {
     let calibration = calibrate::measure(selection().plan)?;
     installed::replace(calibration.plan, Source::Calibration)?;

@@ -110,6 +110,15 @@ macro_rules! define_backends {
                 match self { $(Backend::$variant => <$token as SliderAttacks>::LEVEL),* }
             }
 
+            /// The backend's entry points compiled for its level, or what
+            /// this CPU lacks.
+            #[cfg(feature = "std")]
+            pub(crate) fn entries(self) -> Result<hq_core::entries::Entries, MissingFeatures> {
+                match self {
+                    $(Backend::$variant => <$token as SliderAttacks>::require().map(hq_core::entries::Entries::of),)*
+                }
+            }
+
             /// Whether this CPU runs the backend.
             pub fn is_supported(self) -> bool {
                 self.check_supported().is_ok()

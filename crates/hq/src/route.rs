@@ -29,21 +29,28 @@ pub(crate) fn route<K: Kernel>(kernel: K) -> K::Output {
     unreachable!("a build without std fixes every cell")
 }
 
-/// Runs `kernel` on the installed backend at `index`: its inlined arm, else
-/// out of line.
+/// Runs `kernel` on the installed backend at `index`: its inlined arm,
+/// else one call through the cell's entry point (a function of its
+/// backend's level, or before the first call the one that decides). Jobs
+/// have no entry points: theirs is out of line.
 #[cfg(feature = "std")]
 #[inline(always)]
 fn run<K: Kernel>(index: u8, kernel: K) -> K::Output {
     // SAFETY: the installed indexes are checked ones (or UNDECIDED: no arm).
     match unsafe { dispatch(index, kernel, Arms::Inlined) } {
         Ok(out) => out,
-        Err(kernel) => out_of_line(index, kernel),
+        Err(kernel) if K::JOB => out_of_line(index, kernel),
+        Err(kernel) => {
+            let entry = crate::installed::entry(K::ENTRY, kernel.slot());
+            // SAFETY: the cell's slot holds this kernel's kind of entry
+            // point, of a checked backend (`installed`).
+            unsafe { kernel.call(entry) }
+        }
     }
 }
 
-/// [`run`] where the cell's match has no inlined arm for `index`: the
-/// match with every arm; before the first call, decide and install first.
-/// Cold, so that the inlined arms are the fall-through of the caller's loop.
+/// [`run`] for a job whose cell's backend has no arm: before the first
+/// call, decide and install first; then the job's arm, or its fallback.
 #[cfg(feature = "std")]
 #[cold]
 #[inline(never)]
@@ -52,12 +59,8 @@ fn out_of_line<K: Kernel>(mut index: u8, kernel: K) -> K::Output {
         crate::installed::first_call();
         index = crate::installed::index(K::ENTRY, kernel.slider());
     }
-    if K::JOB {
-        // SAFETY: as in `run`.
-        return unsafe { dispatch(index, kernel, Arms::Inlined) }.unwrap_or_else(K::without_arm);
-    }
     // SAFETY: as in `run`.
-    unsafe { dispatch(index, kernel, Arms::All) }.unwrap_or_else(K::without_arm)
+    unsafe { dispatch(index, kernel, Arms::Inlined) }.unwrap_or_else(K::without_arm)
 }
 
 /// A single lookup: the keyed backend's with the word's key, else the

@@ -410,8 +410,17 @@ mod env {
             backend_var()?,
         )?;
         if calibrate_var()? {
-            s.plan = crate::calibrate::measure(s.plan)?.plan;
-            s.source = Source::Calibration;
+            #[cfg(not(target_arch = "wasm32"))]
+            {
+                s.plan = crate::calibrate::measure(s.plan)?.plan;
+                s.source = Source::Calibration;
+            }
+            #[cfg(target_arch = "wasm32")]
+            return Err(BackendError::Invalid(
+                "HQ_CALIBRATE=1: a wasm32 build fixes every cell at compile time (it has no \
+                 run-time CPU detection): nothing to calibrate"
+                    .into(),
+            ));
         }
         if let Some(text) = var(PLAN_VAR)? {
             let plan_error = |e| invalid(PLAN_VAR, &text, e);

@@ -5,7 +5,7 @@
 //! text between `<!-- BEGIN GENERATED: <name> (cargo xtask readme) -->` and
 //! `<!-- END GENERATED: <name> -->` is generated; the rest is hand-written.
 
-use crate::bench_matrix::report::{code, distinct, line, metas, piece_table, table};
+use crate::report::{code, distinct, line, metas, piece_table, table};
 use anyhow::{Context as _, ensure};
 use hq_bench_format::{REFERENCE_ROW, Results, RowKind, RowMeta, WORKLOADS};
 

@@ -3,8 +3,8 @@
 //! timing its own calibration and printing the plan it chose: how long
 //! `hq::calibrate` takes from a cold start, and how often the choice agrees.
 
-use super::build_env;
 use crate::CARGO;
+use crate::run::build_env;
 use anyhow::bail;
 use hq_bench_format::CalibrationStarts;
 use xshell::{Shell, cmd};

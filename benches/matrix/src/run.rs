@@ -1,4 +1,4 @@
-//! `cargo xtask bench-matrix`: every backend, the facade, the reference
+//! The run: every backend, the facade, the reference
 //! methods and the peers, timed in one run per build configuration
 //! ([`configs`]), tabulated per CPU; see `--help`. Every cell is timed in
 //! rounds (`HQ_BENCH_ROUNDS`, see `benches/runner.rs`), each in a fresh
@@ -6,17 +6,8 @@
 //! (criterion is for `cargo bench` by hand). Every bench binary is checked
 //! first: its single-lookup loops must be one lookup at a time (`asm_check`).
 
-mod asm_check;
-mod calibration;
-mod chart;
-mod cpu;
-mod perft;
-pub(crate) mod report;
-mod results;
-
-pub use results::check_outputs;
-
-use crate::CARGO;
+use crate::results::{self, check_outputs};
+use crate::{CARGO, asm_check, calibration, cpu, perft, report};
 use anyhow::{Context, bail, ensure};
 use cargo_metadata::Message;
 use hq_bench_format::{ConfigRun, Figure, Results, SCHEMA, TimedCell};
@@ -60,14 +51,6 @@ pub struct Args {
 }
 
 impl Args {
-    /// The options of `cargo xtask bench-matrix --quick`.
-    pub fn quick() -> Args {
-        Args {
-            quick: true,
-            ..Args::default()
-        }
-    }
-
     /// Rounds per cell and microseconds per sample. `--full`: the fastest
     /// and the median of 45 samples, each twice as long (an interrupt weighs
     /// half as much): six times the default's timing, some 15 min on 2 cores.
@@ -87,7 +70,7 @@ impl Args {
     fn selects(&self, name: &str) -> bool {
         match name {
             _ if !self.only.is_empty() => self.only.iter().any(|o| o == name),
-            "native" | "force-scalar-rank-table" => !self.quick,
+            "native" | "runtime-lto" | "force-scalar-rank-table" => !self.quick,
             "force-pext" => true,
             _ => self.full || !name.starts_with("force-"),
         }
@@ -133,6 +116,14 @@ fn configs(bmi2: bool) -> Vec<ConfigRun> {
             "-C target-cpu=native",
             &native,
         ),
+        // Fat LTO and one codegen unit, as an engine's release build: the
+        // engine-shaped loops, their own target dir (no rebuild of the others).
+        config(
+            "runtime-lto".into(),
+            "fat LTO, one codegen unit: the engine-shaped loops as an engine's release build compiles them".into(),
+            "",
+            "--bench engine --config profile.bench.lto=\"fat\" --config profile.bench.codegen-units=1",
+        ),
         // One build cannot hold shakmaty with and without its `magics` feature.
         config(
             "shakmaty-hq".into(),
@@ -156,11 +147,10 @@ fn configs(bmi2: bool) -> Vec<ConfigRun> {
 /// `cmd`, a cargo build, into `target/bench-matrix-build/{default,native}`:
 /// one target dir per `RUSTFLAGS` value (the other is `-C target-cpu=native`),
 /// so flipping flags never rebuilds the other configuration.
-fn build_env<'a>(cmd: Cmd<'a>, rustflags: &str) -> Cmd<'a> {
-    let dir = if rustflags.is_empty() {
-        "default"
-    } else {
-        "native"
+pub(crate) fn build_env<'a>(cmd: Cmd<'a>, rustflags: &str) -> Cmd<'a> {
+    let dir = match rustflags.is_empty() {
+        true => "default",
+        false => "native",
     };
     let target = crate::workspace_root().join("target/bench-matrix-build");
     // v0 symbol names keep the generic parameters, so the assembly check can
@@ -202,11 +192,16 @@ fn run_config(
     println!("{stage} building {} ({})", run.name, run.description);
     let (args, rustflags) = (&run.cargo_args, &run.rustflags);
     let forced = run.name.starts_with("force-");
+    let lto = args.iter().any(|a| a.contains("lto"));
     let bench = |extra: &[&str]| {
-        let cmd = build_env(
+        let mut cmd = build_env(
             cmd!(sh, "{CARGO} bench -p hq-benches {args...} {extra...}"),
             rustflags,
         );
+        if lto {
+            let dir = crate::workspace_root().join("target/bench-matrix-build/lto");
+            cmd = cmd.env("CARGO_TARGET_DIR", dir);
+        }
         // Forced builds refuse `HQ_BACKEND`.
         if forced {
             cmd.env_remove(hq::BACKEND_VAR)
@@ -442,8 +437,12 @@ mod tests {
         let text = results::statistic_rounds(full.sampling().0, full.sampling().1);
         assert!(text.starts_with("fastest of 45 rounds (each round times every cell for about 4 ms, cache pressure 16 ms"), "{text}");
         let count = |a: &Args| configs(true).iter().filter(|c| a.selects(&c.name)).count();
-        assert_eq!((count(&Args::default()), count(&Args::quick())), (5, 3));
-        assert_eq!(count(&full), 3 + hq::Backend::all().len());
+        let quick = Args {
+            quick: true,
+            ..Args::default()
+        };
+        assert_eq!((count(&Args::default()), count(&quick)), (6, 3));
+        assert_eq!(count(&full), 4 + hq::Backend::all().len());
         assert_eq!(
             count(&Args {
                 only: vec!["native".into()],

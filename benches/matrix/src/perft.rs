@@ -4,8 +4,8 @@
 //! 6 and Kiwipete depth 5; `--quick`: 5 and 4), which checks every count
 //! against the known value. Built in the `runtime` configuration's target dir.
 
-use super::build_env;
 use crate::CARGO;
+use crate::run::build_env;
 use anyhow::Context;
 use hq_bench_format::PerftFigure;
 use std::time::Instant;

@@ -1,9 +1,9 @@
 //! The Markdown matrix and the chart of one run, and of several runs merged.
 
-use super::chart;
+use crate::chart;
 use anyhow::Context as _;
 use hq_bench_format::{BenchMeta, CHART_SVG, Figure, MATRIX_MD, PER_PIECE_SUFFIX, REFERENCE_ROW};
-use hq_bench_format::{Results, RowKind, RowMeta, SPREAD_FLAG, WORKLOADS};
+use hq_bench_format::{ENGINE_WORKLOADS, Results, RowKind, RowMeta, SPREAD_FLAG, WORKLOADS};
 use std::{collections::HashSet, hash::Hash, path::Path};
 use tabled::settings::object::{Columns, Object as _, Rows};
 use tabled::settings::{Alignment, Style, style::LineChar};
@@ -161,6 +161,33 @@ pub fn markdown(r: &Results) -> String {
         let table = piece_table(r, &rows, piece, &WORKLOADS, true);
         md.push(format!("{title}\n\n{table}"));
     }
+    let engine: Vec<_> = ENGINE_WORKLOADS.iter().map(|(w, _)| *w).collect();
+    let in_engine = |(c, m): &&(&str, &RowMeta)| {
+        r.figures
+            .iter()
+            .any(|f| f.config == *c && f.row == m.name && engine.contains(&f.workload.as_str()))
+    };
+    let engine_rows: Vec<(&str, &RowMeta)> = rows.iter().filter(in_engine).copied().collect();
+    if !engine_rows.is_empty() {
+        md.push(
+            "## The engine-shaped loop
+
+The same lookups, batches and set-wise calls through \
+             `hq_benches::engine`: a generic helper in the bench crate that takes the lookup as \
+             a closure, not forced inline, with no barrier on the inputs (`benches/README.md` \
+             compares the two loop shapes). Million lookups / s (× PEXT of the same build)."
+                .to_owned(),
+        );
+        for piece in PIECES {
+            let table = piece_table(r, &engine_rows, piece, &ENGINE_WORKLOADS, true);
+            md.push(format!(
+                "### {piece}
+
+{table}"
+            ));
+        }
+    }
+    md.extend(facade_against_backends(r));
     md.extend(peers(r, &rows));
     md.extend(per_piece_loops(r, &rows));
     md.push("## Perft (million nodes / s, one thread)".to_owned());
@@ -185,6 +212,88 @@ pub fn markdown(r: &Results) -> String {
     });
     md.push(format!("## Rows\n\n{}", legend.collect::<String>()));
     md.join("\n\n")
+}
+
+/// The bar the facade's free functions must clear against a backend row.
+const FACADE_BAR: f64 = 0.95;
+
+/// The `hq` row (the free functions) of each build against its backends:
+/// in a forced build against the forced backend's row, elsewhere against
+/// the best backend row of the cell, and in the cache column against the
+/// row of the backend the plan chose for single lookups. A cell below
+/// [`FACADE_BAR`] is marked.
+fn facade_against_backends(r: &Results) -> Vec<String> {
+    let columns: Vec<(&str, &str)> = WORKLOADS.iter().chain(&ENGINE_WORKLOADS).copied().collect();
+    let (mut body, mut below) = (Vec::new(), Vec::new());
+    for (c, meta) in metas(r) {
+        let plan: Option<hq::Plan> = meta.plan.as_deref().and_then(|p| p.parse().ok());
+        let forced = c.strip_prefix("force-");
+        let backends: Vec<&str> = meta
+            .rows
+            .iter()
+            .filter(|m| m.kind == RowKind::Backend)
+            .map(|m| m.name.as_str())
+            .collect();
+        for piece in PIECES {
+            let figure = |row: &str, w: &str| r.figure(c, row, piece, w).map(|f| f.mlookups_per_s);
+            if figure("hq", "throughput").is_none() {
+                continue;
+            }
+            let cells = columns.iter().map(|(w, title)| {
+                let Some(hq) = figure("hq", w) else {
+                    return "—".to_owned();
+                };
+                let slider = hq::Slider::ALL.into_iter().find(|s| s.name() == piece);
+                let chosen = plan.zip(slider).map(|(p, s)| p.single.get(s).name());
+                let reference = match (forced, *w) {
+                    (Some(b), _) => figure(b, w).map(|f| (b, f)),
+                    (None, "cache") => chosen.and_then(|b| Some((b, figure(b, w)?))),
+                    (None, _) => backends
+                        .iter()
+                        .filter_map(|&b| Some((b, figure(b, w)?)))
+                        .max_by(|a, b| a.1.total_cmp(&b.1)),
+                };
+                let Some((row, best)) = reference else {
+                    return "—".to_owned();
+                };
+                let ratio = hq / best;
+                let engine = if w.starts_with("engine") {
+                    "engine "
+                } else {
+                    ""
+                };
+                if ratio < FACADE_BAR {
+                    below.push(format!("{c} {piece} {engine}{title} {ratio:.2} ({row})"));
+                }
+                let flag = if ratio < FACADE_BAR { "**" } else { "" };
+                format!("{flag}{ratio:.2}{flag} `{row}`")
+            });
+            body.push(line(&[c, piece], cells));
+        }
+    }
+    if body.is_empty() {
+        return Vec::new();
+    }
+    let titles = columns.iter().map(|(w, t)| match w.starts_with("engine") {
+        true => format!("engine {t}"),
+        false => t.to_string(),
+    });
+    let head = format!("build|piece|{}", titles.collect::<Vec<_>>().join("|"));
+    if below.is_empty() {
+        below.push("none".to_owned());
+    }
+    vec![
+        format!(
+            "## The free functions against their backends
+
+The `hq` row over: in a \
+             `force-<backend>` build, that backend's row; in the cache column, the row of the \
+             backend the plan chose for single lookups; elsewhere the cell's best backend row \
+             (named). **Bold** is below {FACADE_BAR:.2}."
+        ),
+        table(&head, body, 2),
+        format!("Below {FACADE_BAR:.2}: {}.", below.join("; ")),
+    ]
 }
 
 /// The peer crates in the build where each is fastest (issue 13: a peer is

@@ -1,0 +1,78 @@
+//! `hq-bench-matrix` (run it as `cargo xtask bench-matrix`): every backend,
+//! the facade, the reference methods and the peers, timed on this CPU in
+//! every build configuration and tabulated (`benches/results/<cpu-id>/`),
+//! and `readme`, the README's measured tables from every committed run.
+
+mod asm_check;
+mod calibration;
+mod chart;
+mod cpu;
+mod perft;
+mod readme;
+mod report;
+mod results;
+mod run;
+
+use clap::Parser;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Benchmark every backend, the facade and the peers on this CPU.
+#[derive(Parser)]
+#[command(
+    name = "cargo xtask bench-matrix",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    run: run::Args,
+}
+
+#[derive(clap::Subcommand)]
+enum Command {
+    /// Regenerate the README's measured tables from `benches/results/`
+    /// (`cargo xtask readme`).
+    Readme(readme::Args),
+}
+
+/// Runs the command; an error is printed with its causes (no backtrace).
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Some(Command::Readme(a)) => readme::run(a),
+        None => run::run(&cli.run),
+    };
+    let Err(e) = result else {
+        return ExitCode::SUCCESS;
+    };
+    eprintln!("bench-matrix: error: {e:#}");
+    ExitCode::FAILURE
+}
+
+/// The workspace root (this crate is `benches/matrix`).
+pub fn workspace_root() -> PathBuf {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    here.ancestors()
+        .nth(2)
+        .expect("benches/matrix is two levels down")
+        .into()
+}
+
+/// The cargo that built this tool, for every build it starts.
+pub const CARGO: &str = env!("CARGO");
+
+/// `cmd` as a shell line, with [`CARGO`]'s full path shown as `cargo`.
+pub fn shown(cmd: &xshell::Cmd) -> String {
+    cmd.to_string().replacen(CARGO, "cargo", 1)
+}
+
+/// A shell whose commands run in the workspace root.
+pub fn sh() -> anyhow::Result<xshell::Shell> {
+    let sh = xshell::Shell::new()?;
+    sh.change_dir(workspace_root());
+    Ok(sh)
+}
