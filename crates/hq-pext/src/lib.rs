@@ -37,7 +37,7 @@
 extern crate std;
 
 use hq_core::cpu::Level;
-use hq_core::{Bitboard, Line, Square};
+use hq_core::{Bitboard, Line, Slider, Square};
 
 /// One piece's table entries, by square: the relevant-occupancy masks and
 /// each square's first attack set in [`ATTACKS`].
@@ -355,6 +355,18 @@ hq_core::slider_token! {
         // the fill beat a loop of lookups (`setwise_crossover` on the Intel
         // Xeon; the `pext` rows' set-wise columns of the committed runs).
         hq_scalar::setwise_methods!(rooks pair_up_to(2), bishops pair_up_to(2), queens pair_up_to(2); compiled);
+
+        // The lookups are `asm!` `pext`, which needs no target feature of
+        // the caller: a batch inlines into any caller.
+        #[inline(always)]
+        fn batch_in_any_caller(self, slider: Slider, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
+            slider.batch(self, squares, occupancy, out)
+        }
+
+        #[inline(always)]
+        fn setwise_in_any_caller(self, slider: Slider, sliders: Bitboard, occupancy: Bitboard) -> Bitboard {
+            slider.setwise(self, sliders, occupancy)
+        }
     }
 }
 

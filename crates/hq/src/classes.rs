@@ -473,17 +473,30 @@ const fn fixed_cell(entry: Entry, slider: Slider) -> Option<Backend> {
 }
 
 /// The set-wise loop of `slider` where this build fixes its set-wise cell
-/// (every class of x86-64-v4 has the same, or 0 where the whole plan is fixed).
+/// (every class of x86-64-v4 has the same, or 0 where the whole plan is
+/// fixed): a table, so that the route reads a constant.
 pub(crate) const fn fixed_loop(slider: Slider) -> Option<u32> {
-    if COMPILED_PLAN.is_some() || one_forced_compiled().is_some() {
-        return Some(0);
-    }
-    if fixed(Entry::Setwise, slider).is_none() {
-        return None;
-    }
-    let mut i = 0;
-    while CLASSES[i].level as u8 != Level::X86V4 as u8 {
-        i += 1;
-    }
-    Some(CLASSES[i].plan.setwise_loop.get(slider))
+    FIXED_LOOP[slider as usize]
 }
+
+/// [`fixed_loop`]'s values.
+const FIXED_LOOP: [Option<u32>; 3] = {
+    let mut loops = [None; 3];
+    let mut s = 0;
+    while s < 3 {
+        let slider = Slider::ALL[s];
+        loops[s] = if COMPILED_PLAN.is_some() || one_forced_compiled().is_some() {
+            Some(0)
+        } else if fixed(Entry::Setwise, slider).is_none() {
+            None
+        } else {
+            let mut i = 0;
+            while CLASSES[i].level as u8 != Level::X86V4 as u8 {
+                i += 1;
+            }
+            Some(CLASSES[i].plan.setwise_loop.get(slider))
+        };
+        s += 1;
+    }
+    loops
+};

@@ -186,11 +186,24 @@ type keyed = ();
 #[cfg(feature = "std")]
 #[inline(always)]
 pub(crate) const fn keyed_for(slider: Piece) -> Option<Backend> {
-    match KEYED {
-        Some(b) if Arms::Inlined.has(b, Entry::Single, slider, false) => Some(b),
-        _ => None,
-    }
+    KEYED_FOR[slider as usize]
 }
+
+/// [`keyed_for`]'s values (a table: the route reads a constant).
+#[cfg(feature = "std")]
+const KEYED_FOR: [Option<Backend>; 3] = {
+    let mut keyed = [None; 3];
+    let mut s = 0;
+    while s < 3 {
+        if let Some(b) = KEYED
+            && Arms::Inlined.has(b, Entry::Single, Piece::ALL[s], false)
+        {
+            keyed[s] = Some(b);
+        }
+        s += 1;
+    }
+    keyed
+};
 
 /// Which arms a [`dispatch`] has.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -208,7 +221,8 @@ impl Arms {
     #[inline(always)]
     const fn has(self, backend: Backend, entry: Entry, slider: Piece, job: bool) -> bool {
         match (self, job) {
-            (_, true) => job_arm(backend, entry),
+            // A job's arms are chosen at compile time ([`job_arm`], in `dispatch`).
+            (_, true) => true,
             #[cfg(all(feature = "std", not(target_arch = "wasm32")))]
             (Arms::All, false) => true,
             (Arms::Inlined, false) => {
@@ -224,17 +238,33 @@ const fn job_arm(backend: Backend, entry: Entry) -> bool {
     backend.is_forced() || chosen_here(backend, Some(entry))
 }
 
-/// The backend a cell's match inlines, if one is.
+/// The backend a cell's match inlines, if one is (a table: the route reads
+/// a constant; the loop of a `const fn` is not always folded at a call).
+#[inline(always)]
 pub(crate) const fn inlined_backend(entry: Entry, slider: Piece) -> Option<Backend> {
-    let mut i = 0;
-    while i < Backend::ALL.len() {
-        if INLINED[entry as usize][slider as usize] & (1 << Backend::ALL[i] as u32) != 0 {
-            return Some(Backend::ALL[i]);
-        }
-        i += 1;
-    }
-    None
+    INLINED_BACKEND[entry as usize][slider as usize]
 }
+
+/// [`inlined_backend`]'s cells.
+const INLINED_BACKEND: [[Option<Backend>; 3]; 4] = {
+    let mut cells = [[None; 3]; 4];
+    let mut e = 0;
+    while e < 4 {
+        let mut s = 0;
+        while s < 3 {
+            let mut i = 0;
+            while i < Backend::ALL.len() && cells[e][s].is_none() {
+                if INLINED[e][s] & (1 << Backend::ALL[i] as u32) != 0 {
+                    cells[e][s] = Some(Backend::ALL[i]);
+                }
+                i += 1;
+            }
+            s += 1;
+        }
+        e += 1;
+    }
+    cells
+};
 
 /// [`inlined`] for every cell, as bit sets.
 const INLINED: [[u32; 3]; 4] = {
