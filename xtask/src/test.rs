@@ -37,8 +37,9 @@ type Step = (&'static str, bool, fn() -> anyhow::Result<()>);
 /// `==> name`, then the time per step and the failures.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let (cross, emu, bench) = (!args.no_cross, !args.no_emu, !args.no_bench);
-    let steps: [Step; 14] = [
+    let steps: [Step; 15] = [
         ("workspace tests", true, workspace_tests),
+        ("each forced build", true, each_forced_build),
         ("two forced backends", true, two_forced_backends),
         ("forced unsupported backend", true, unsupported_backend),
         ("no_std and native facade", true, release::no_std),
@@ -87,6 +88,25 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 /// SKIPPED line.
 fn workspace_tests() -> anyhow::Result<()> {
     Ok(cargo(&crate::sh()?, "test --workspace -- --nocapture").run()?)
+}
+
+/// The facade's tests in the build of each backend this CPU runs forced
+/// alone: among them, that the plan it selects is accepted again.
+fn each_forced_build() -> anyhow::Result<()> {
+    let sh = crate::sh()?;
+    for b in Backend::all() {
+        if let Err(missing) = b.check_supported() {
+            println!("SKIPPED the force-{b} build's tests: {missing}");
+            continue;
+        }
+        let test = format!(
+            "test -q -p hq-attacks --features {} --test facade",
+            b.force_feature()
+        );
+        cargo(&sh, &test).run()?;
+        println!("ok: the facade's tests pass with {}", b.force_feature());
+    }
+    Ok(())
 }
 
 /// Two supported backends forced at once (the `force-*` features are

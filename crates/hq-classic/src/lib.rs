@@ -52,6 +52,6 @@ hq_core::slider_token! {
         // (1-2 sliders, ns per call: rooks 4.4 against 5.0 branch-free,
         // bishops 3.8 against 4.9, queens 4.6 against 8.3 by a loop;
         // setwise_crossover on the Intel Xeon, mixed counts).
-        hq_scalar::setwise_methods!(rooks loop_up_to(0), bishops loop_up_to(0), queens loop_up_to(0));
+        hq_scalar::setwise_methods!(rooks loop_up_to(0), bishops loop_up_to(0), queens loop_up_to(0); any caller);
     }
 }

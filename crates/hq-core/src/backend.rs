@@ -102,6 +102,45 @@ pub trait SliderAttacks: Copy + Send + Sync + core::fmt::Debug + 'static {
         }
     }
 
+    /// `slider`'s single lookup in the form for a caller *not* compiled for
+    /// the token's level (run-time dispatch from portable code): by default
+    /// the method, there a call into the token's kernel. A token whose
+    /// kernels can inline into any caller overrides it (`avx512`, `avx2`,
+    /// `ssse3`: the kernels as `asm!`, which needs no target feature).
+    #[inline(always)]
+    fn single_in_any_caller(self, slider: Slider, sq: Square, occupancy: Bitboard) -> Bitboard {
+        slider.single(self, sq, occupancy)
+    }
+
+    /// The word a dispatcher may keep per piece and square in place of the
+    /// square for [`Self::single_keyed`]: what that lookup reads first (PEXT's
+    /// mask; a SIMD kernel's record address), so that the one load that
+    /// finds the backend also fetches it. Never 0, bit 63 clear; 0 where
+    /// the token has no keyed form.
+    #[inline(always)]
+    fn single_key(slider: Slider, sq: Square) -> u64 {
+        let _ = (slider, sq);
+        0
+    }
+
+    /// [`Self::single_in_any_caller`] given the square's
+    /// [`Self::single_key`].
+    ///
+    /// # Safety
+    ///
+    /// `key` must be `Self::single_key(slider, sq)`, and not 0.
+    #[inline(always)]
+    unsafe fn single_keyed(
+        self,
+        slider: Slider,
+        sq: Square,
+        occupancy: Bitboard,
+        key: u64,
+    ) -> Bitboard {
+        let _ = key;
+        self.single_in_any_caller(slider, sq, occupancy)
+    }
+
     /// `slider`'s batch in the form for a caller *not* compiled for the
     /// token's level (run-time dispatch from portable code): by default the
     /// batch method inside [`Self::run_compiled`], one call into code of
@@ -314,16 +353,16 @@ pub fn union_by_loop(
 }
 
 /// Whether `set` has at most `n` bits: the crossover test of the set-wise
-/// entry points. For `n` of 0 or 1 it clears the lowest bit `n` times (one
-/// `blsr`), where `count_ones` without the `popcnt` feature (baseline
-/// x86-64) is a dozen instructions; above that, `count_ones`: one `popcnt`
-/// in code compiled with it, which the callers in loops are (jobs and the
-/// facade's tables run at the detected level), where a chain of `n` steps
-/// was measured slower (criterion, pext entry, 1-2 rooks, Intel Xeon: 9.7 us
-/// against 10.2 per 4096 calls).
+/// entry points. Up to 2 it clears the lowest bit `n` times (a `blsr`
+/// each), unless the whole build has `popcnt`: the free functions' callers
+/// are baseline code, where `count_ones` is a dozen instructions (pext's
+/// set-wise calls with 1-2 sliders from a force-pext build's free
+/// functions: 0.67x of its job's with `count_ones`, 0.93x with the chain,
+/// which costs the job 3 %: free_functions example, Zen 4). Above 2,
+/// `count_ones`.
 #[inline(always)]
 pub const fn at_most(set: u64, n: u32) -> bool {
-    if n > 1 {
+    if n > 2 || (n == 2 && crate::cpu::Feature::Popcnt.is_static()) {
         return set.count_ones() <= n;
     }
     let mut rest = set;

@@ -392,6 +392,14 @@ impl Level {
             .find(|l| l.is_detected())
             .map_or(backend, |l| l.max(backend))
     }
+
+    /// Whether the whole build is compiled for the level jobs of a backend
+    /// of this level run at, wherever it runs ([`Level::for_jobs`]: x86-64-v3
+    /// at least on x86-64): there a kernel compiled for that level inlines.
+    pub const fn jobs_level_is_static(self) -> bool {
+        let x86_v2 = cfg!(target_arch = "x86_64") && self as u8 <= Level::X86V2 as u8;
+        self.is_static() && (!x86_v2 || Level::X86V3.is_static())
+    }
 }
 
 impl fmt::Display for Level {

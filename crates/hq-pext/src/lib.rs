@@ -354,7 +354,7 @@ hq_core::slider_token! {
         // (compiled for x86-64-v3) above: with 3-4 sliders of mixed counts
         // the fill beat a loop of lookups (`setwise_crossover` on the Intel
         // Xeon; the `pext` rows' set-wise columns of the committed runs).
-        hq_scalar::setwise_methods!(rooks pair_up_to(2), bishops pair_up_to(2), queens pair_up_to(2); compiled);
+        hq_scalar::setwise_methods!(rooks pair_up_to(2), bishops pair_up_to(2), queens pair_up_to(2); any caller);
 
         // The lookups are `asm!` `pext`, which needs no target feature of
         // the caller: a batch inlines into any caller.
@@ -363,9 +363,31 @@ hq_core::slider_token! {
             slider.batch(self, squares, occupancy, out)
         }
 
+
+        /// The square's PEXT mask (the queen's: the rook's). No mask holds
+        /// a corner, h8 among them: bit 63 stays clear.
         #[inline(always)]
-        fn setwise_in_any_caller(self, slider: Slider, sliders: Bitboard, occupancy: Bitboard) -> Bitboard {
-            slider.setwise(self, sliders, occupancy)
+        fn single_key(slider: Slider, sq: Square) -> u64 {
+            match slider {
+                Slider::Bishop => Pext::bishop_mask(sq),
+                _ => Pext::rook_mask(sq),
+            }
+        }
+
+        #[inline(always)]
+        unsafe fn single_keyed(self, slider: Slider, sq: Square, occupancy: Bitboard, key: u64) -> Bitboard {
+            // SAFETY: `key` is the square's own mask (the caller's
+            // guarantee); the queen's is the rook's, and its bishop half
+            // uses the table's.
+            unsafe {
+                match slider {
+                    Slider::Rook => self.rook_attacks_masked(sq, occupancy, key),
+                    Slider::Bishop => self.bishop_attacks_masked(sq, occupancy, key),
+                    Slider::Queen => {
+                        self.rook_attacks_masked(sq, occupancy, key) | self.bishop_attacks(sq, occupancy)
+                    }
+                }
+            }
         }
     }
 }

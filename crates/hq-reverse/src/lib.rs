@@ -128,6 +128,6 @@ hq_core::slider_token! {
         // 4.1 against 9.9 branch-free, bishops 3.5 against 9.6, queens 4.6
         // against 9.7 by the own form; setwise_crossover on the Intel Xeon,
         // mixed counts).
-        hq_scalar::setwise_methods!(rooks loop_up_to(0), bishops loop_up_to(0), queens loop_up_to(0));
+        hq_scalar::setwise_methods!(rooks loop_up_to(0), bishops loop_up_to(0), queens loop_up_to(0); any caller);
     }
 }

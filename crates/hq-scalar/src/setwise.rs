@@ -118,23 +118,40 @@ pub fn loop_or(
 /// above. Expand it inside an `impl SliderAttacks for Token` block:
 /// `setwise_methods!(rooks loop_up_to(0), bishops pair_up_to(2).fill_with_avx512(), queens loop_up_to(0))`.
 ///
-/// With `; compiled`, for tokens with a level above the baseline, the fill
-/// runs inside
-/// [`SliderAttacks::run_compiled`](hq_core::SliderAttacks::run_compiled)
-/// (compiled for the level) unless the build has the level everywhere. The
-/// loop stays in the caller: its lookups inline where the caller is compiled
-/// for the level (a job, the facade's tables), as a per-piece loop's do.
-/// Not for portable tokens: their jobs' level is detected at run time.
+/// With `; any caller`, for a token whose single lookups inline into code
+/// of any level (portable code, `pext`'s `asm!`), also
+/// `setwise_in_any_caller`: the same crossovers and lookups, and only the
+/// fill inside [`SliderAttacks::run_compiled`](hq_core::SliderAttacks::run_compiled)
+/// ([`fill_in_any_caller`]).
 #[macro_export]
 macro_rules! setwise_methods {
     (rooks $rmode:ident($rmax:literal) $(.$radjust:ident())?,
      bishops $bmode:ident($bmax:literal) $(.$badjust:ident())?,
-     queens $qmode:ident($qmax:literal) $(.$qadjust:ident())? $(; $compiled:ident)?) => {
-        $crate::setwise_methods!(@one rook_attacks_setwise, rook_attacks, $rmode($rmax) $(.$radjust())?, ROOK $(, $compiled)?);
-        $crate::setwise_methods!(@one bishop_attacks_setwise, bishop_attacks, $bmode($bmax) $(.$badjust())?, BISHOP $(, $compiled)?);
-        $crate::setwise_methods!(@one queen_attacks_setwise, queen_attacks, $qmode($qmax) $(.$qadjust())?, QUEEN $(, $compiled)?);
+     queens $qmode:ident($qmax:literal) $(.$qadjust:ident())?) => {
+        $crate::setwise_methods!(@one rook_attacks_setwise, rook_attacks, $rmode($rmax) $(.$radjust())?, ROOK);
+        $crate::setwise_methods!(@one bishop_attacks_setwise, bishop_attacks, $bmode($bmax) $(.$badjust())?, BISHOP);
+        $crate::setwise_methods!(@one queen_attacks_setwise, queen_attacks, $qmode($qmax) $(.$qadjust())?, QUEEN);
     };
-    (@one $method:ident, $single:ident, $mode:ident($max:literal) $(.$adjust:ident())?, $directions:ident $(, $compiled:ident)?) => {
+    (rooks $rmode:ident($rmax:literal) $(.$radjust:ident())?,
+     bishops $bmode:ident($bmax:literal) $(.$badjust:ident())?,
+     queens $qmode:ident($qmax:literal) $(.$qadjust:ident())?; any caller) => {
+        $crate::setwise_methods!(rooks $rmode($rmax) $(.$radjust())?, bishops $bmode($bmax) $(.$badjust())?, queens $qmode($qmax) $(.$qadjust())?);
+        #[inline(always)]
+        fn setwise_in_any_caller(
+            self,
+            slider: $crate::__core::Slider,
+            sliders: $crate::__core::Bitboard,
+            occupancy: $crate::__core::Bitboard,
+        ) -> $crate::__core::Bitboard {
+            use $crate::__core::Slider;
+            match slider {
+                Slider::Rook => $crate::setwise_methods!(@any self, rook_attacks, $rmode($rmax) $(.$radjust())?, ROOK, sliders, occupancy),
+                Slider::Bishop => $crate::setwise_methods!(@any self, bishop_attacks, $bmode($bmax) $(.$badjust())?, BISHOP, sliders, occupancy),
+                Slider::Queen => $crate::setwise_methods!(@any self, queen_attacks, $qmode($qmax) $(.$qadjust())?, QUEEN, sliders, occupancy),
+            }
+        }
+    };
+    (@one $method:ident, $single:ident, $mode:ident($max:literal) $(.$adjust:ident())?, $directions:ident) => {
         #[inline(always)]
         fn $method(
             self,
@@ -150,33 +167,54 @@ macro_rules! setwise_methods {
                     <Self as $crate::__core::SliderAttacks>::$single(self, sq, $crate::__core::Bitboard(occ)).0
                 },
                 #[inline(always)]
-                |sliders, occupancy| {
-                    $crate::setwise_methods!(@fill self, sliders, occupancy, $directions $(, $compiled)?)
-                },
+                |sliders, occupancy| $crate::setwise::fill::attacks($crate::setwise::fill::$directions, sliders, occupancy),
             ))
         }
     };
-    (@fill $token:ident, $sliders:ident, $occupancy:ident, $directions:ident) => {
-        $crate::setwise::fill::attacks($crate::setwise::fill::$directions, $sliders, $occupancy)
+    // A portable token's lookups in baseline code are not vectorized as in
+    // its jobs, where LLVM runs two bishops' at once: the compiled fill for
+    // every set (1-2 bishops of `scalar-rank-table` from a forced build's
+    // free functions: 181 M calls/s by lookups, 226 by the fill, against
+    // 404 in its job; free_functions example, AMD Zen 4).
+    (@any $token:ident, $single:ident, $mode:ident($max:literal) $(.$adjust:ident())?, $directions:ident, $sliders:ident, $occupancy:ident) => {
+        $crate::__core::Bitboard($crate::setwise::loop_or(
+            $sliders.0,
+            $occupancy.0,
+            const {
+                match <Self as $crate::__core::SliderAttacks>::LEVEL {
+                    $crate::__core::cpu::Level::Baseline => $crate::setwise::loop_up_to(0),
+                    _ => $crate::setwise::$mode($max) $(.$adjust())?,
+                }
+            },
+            #[inline(always)]
+            |sq, occ| <Self as $crate::__core::SliderAttacks>::$single($token, sq, $crate::__core::Bitboard(occ)).0,
+            #[inline(always)]
+            |sliders, occupancy| $crate::setwise::fill_in_any_caller::<_, { $crate::setwise::fill::$directions.start }, { $crate::setwise::fill::$directions.end }>($token, sliders, occupancy),
+        ))
     };
-    // Only the fill runs in a trampoline, and only where the build lacks the
-    // level; the loop stays in the caller (its lookups inline where the
-    // caller has the level, as in a job). A trampoline around the loop too
-    // was a call per set-wise call even inside code of the level: LLVM
-    // judged it too costly to inline, and `pext`'s entry ran at 0.67x its
-    // own per-piece loop with 1-2 rooks (bench matrix, Intel Xeon, commit
-    // 71aa01a).
-    (@fill $token:ident, $sliders:ident, $occupancy:ident, $directions:ident, compiled) => {
-        if const { <Self as $crate::__core::SliderAttacks>::LEVEL.is_static() } {
-            $crate::setwise_methods!(@fill $token, $sliders, $occupancy, $directions)
-        } else {
-            <Self as $crate::__core::SliderAttacks>::run_compiled(
-                $token,
-                #[inline(always)]
-                |_| $crate::setwise_methods!(@fill $token, $sliders, $occupancy, $directions),
-            )
-        }
-    };
+}
+
+/// The portable fill from code of any level: inside `token`'s
+/// [`run_compiled`](hq_core::SliderAttacks::run_compiled) unless the build
+/// has its jobs' level everywhere. Compiled for x86-64-v3, LLVM vectorizes
+/// it; in baseline code it ran 3.4x slower (4-6 queens of
+/// `scalar-rank-table`, free_functions example, AMD Zen 4).
+/// (`FIRST..END`: the directions, constants of the closure's type, so that
+/// the fill is unrolled and vectorized where it is compiled.)
+#[inline(always)]
+pub fn fill_in_any_caller<B: hq_core::SliderAttacks, const FIRST: usize, const END: usize>(
+    token: B,
+    sliders: u64,
+    occupancy: u64,
+) -> u64 {
+    if const { B::LEVEL.jobs_level_is_static() } {
+        fill::attacks(FIRST..END, sliders, occupancy)
+    } else {
+        token.run_compiled(
+            #[inline(always)]
+            move |_| fill::attacks(FIRST..END, sliders, occupancy),
+        )
+    }
 }
 
 /// Kogge-Stone's occluded fill, one direction at a time, with rotations:

@@ -66,7 +66,7 @@ macro_rules! simd_backend {
         below rooks $rmode:ident($rmax:literal), bishops $bmode:ident($bmax:literal),
         queens $qmode:ident($qmax:literal)
         $(, queen pair $queen_pair:path)?
-        $(, setwise in any caller $any_caller:path)?
+        $(, singles in any caller $($single_any:ident)::+)?
     ) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug)]
@@ -187,13 +187,40 @@ macro_rules! simd_backend {
             simd_backend!(@setwise_methods $setwise($($setwise_args)*), $module, $rmode($rmax), $bmode($bmax), $qmode($qmax));
 
             $(
-            #[doc = concat!("The fill as `asm!` (`", stringify!($any_caller), "`): no call and no `vzeroupper` from code of another level.")]
+            #[doc = concat!("The kernels as `asm!` (`", stringify!($($single_any)::+), "`): no call from code of another level.")]
             #[inline(always)]
-            fn setwise_in_any_caller(self, slider: hq_core::Slider, sliders: Bitboard, occupancy: Bitboard) -> Bitboard {
+            fn single_in_any_caller(self, slider: hq_core::Slider, sq: Square, occupancy: Bitboard) -> Bitboard {
                 // SAFETY: the token proves the level, and its OS state.
-                Bitboard(unsafe { $any_caller(slider, sliders.0, occupancy.0) })
+                Bitboard(unsafe { $($single_any)::+::single(slider, sq, occupancy.0) })
+            }
+
+            /// The address of the square's record in the kernels' tables.
+            #[inline(always)]
+            fn single_key(slider: hq_core::Slider, sq: Square) -> u64 {
+                $($single_any)::+::key(slider, sq)
+            }
+
+            #[inline(always)]
+            unsafe fn single_keyed(self, slider: hq_core::Slider, _: Square, occupancy: Bitboard, key: u64) -> Bitboard {
+                // SAFETY: the token proves the level and its OS state; the
+                // caller, that `key` is the square's.
+                Bitboard(unsafe { $($single_any)::+::keyed(slider, occupancy.0, key) })
             }
             )?
+
+            /// The set-wise methods' crossovers with
+            /// [`SliderAttacks::single_in_any_caller`] and the fill's form
+            /// for any caller (`avx512`'s `asm!` fill; the portable fill,
+            /// which inlines anywhere; else a call to the token's fill).
+            #[inline(always)]
+            fn setwise_in_any_caller(self, slider: hq_core::Slider, sliders: Bitboard, occupancy: Bitboard) -> Bitboard {
+                use hq_core::Slider;
+                match slider {
+                    Slider::Rook => simd_backend!(@any_caller self, Rook, $rmode($rmax), $setwise($($setwise_args)*), $module, sliders, occupancy),
+                    Slider::Bishop => simd_backend!(@any_caller self, Bishop, $bmode($bmax), $setwise($($setwise_args)*), $module, sliders, occupancy),
+                    Slider::Queen => simd_backend!(@any_caller self, Queen, $qmode($qmax), $setwise($($setwise_args)*), $module, sliders, occupancy),
+                }
+            }
         }
 
         /// Off its architecture the token is never supported (its level is
@@ -287,6 +314,34 @@ macro_rules! simd_backend {
         };
         fill::attacks(directions, $sliders, $occupancy)
     }};
+    (@any_caller $token:ident, $piece:ident, $mode:ident($max:literal), $kind:ident($($args:tt)*), $module:ident, $sliders:ident, $occupancy:ident) => {
+        Bitboard(hq_scalar::setwise::loop_or(
+            $sliders.0,
+            $occupancy.0,
+            const { hq_scalar::setwise::$mode($max) },
+            #[inline(always)]
+            |sq, occupancy| $token.single_in_any_caller(hq_core::Slider::$piece, sq, Bitboard(occupancy)).0,
+            #[inline(always)]
+            |sliders, occupancy| simd_backend!(@kernel_in_any_caller $token, $kind($($args)*), $module, $piece, sliders, occupancy),
+        ))
+    };
+    // The `asm!` fill: no call and no `vzeroupper` from code of another level.
+    (@kernel_in_any_caller $token:ident, evex_fill(), $module:ident, $piece:ident, $sliders:ident, $occupancy:ident) => {
+        // SAFETY: the token proves the level, and its OS state.
+        unsafe { crate::arch::evex_fill::in_any_caller(hq_core::Slider::$piece, $sliders, $occupancy) }
+    };
+    // The portable fill compiled for the jobs' level (`hq_scalar::setwise::fill_in_any_caller`).
+    (@kernel_in_any_caller $token:ident, scalar(), $module:ident, $piece:ident, $sliders:ident, $occupancy:ident) => {{
+        use hq_scalar::setwise::{fill::{BISHOP, QUEEN, ROOK}, fill_in_any_caller};
+        match generic::fill::Piece::$piece {
+            generic::fill::Piece::Rook => fill_in_any_caller::<_, { ROOK.start }, { ROOK.end }>($token, $sliders, $occupancy),
+            generic::fill::Piece::Bishop => fill_in_any_caller::<_, { BISHOP.start }, { BISHOP.end }>($token, $sliders, $occupancy),
+            generic::fill::Piece::Queen => fill_in_any_caller::<_, { QUEEN.start }, { QUEEN.end }>($token, $sliders, $occupancy),
+        }
+    }};
+    (@kernel_in_any_caller $token:ident, $kind:ident($($args:tt)*), $module:ident, $piece:ident, $sliders:ident, $occupancy:ident) => {
+        simd_backend!(@kernel $kind($($args)*), $module, $piece, $sliders, $occupancy)
+    };
     (@setwise_methods $kind:ident($($args:tt)*), $module:ident, $rmode:ident($rmax:literal), $bmode:ident($bmax:literal), $qmode:ident($qmax:literal)) => {
         simd_backend!(@setwise_method rook_attacks_setwise, rook_attacks, Rook, $rmode($rmax), $kind($($args)*), $module);
         simd_backend!(@setwise_method bishop_attacks_setwise, bishop_attacks, Bishop, $bmode($bmax), $kind($($args)*), $module);
@@ -338,7 +393,8 @@ simd_backend! {
     // rooks 3.5 branch-free, 4.1 by the fill; 3-4 rooks 8.1 by a loop, 4.2
     // by the fill; 1-2 queens 5.2 branch-free, 4.6 by the fill).
     setwise scalar()
-    below rooks pair_up_to(2), bishops pair_up_to(2), queens loop_up_to(0)
+    below rooks pair_up_to(2), bishops pair_up_to(2), queens loop_up_to(0),
+    singles in any caller arch::asm_lookups::sse
 }
 
 simd_backend! {
@@ -350,7 +406,8 @@ simd_backend! {
     batch soa(Ymm),
     // Lookups up to 2 sliders, branch-free, the four-direction fill above.
     setwise fill(Ymm, Ymm, Ymm)
-    below rooks pair_up_to(2), bishops pair_up_to(2), queens pair_up_to(2)
+    below rooks pair_up_to(2), bishops pair_up_to(2), queens pair_up_to(2),
+    singles in any caller arch::asm_lookups::sse
 }
 
 simd_backend! {
@@ -369,7 +426,7 @@ simd_backend! {
     setwise evex_fill()
     below rooks loop_up_to(0), bishops loop_up_to(0), queens loop_up_to(0),
     queen pair generic::quad::queen_pair::<YmmGfni>,
-    setwise in any caller arch::evex_fill::in_any_caller
+    singles in any caller arch::asm_lookups::evex
 }
 
 simd_backend! {

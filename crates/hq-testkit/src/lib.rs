@@ -251,7 +251,9 @@ pub fn check_pieces_exhaustive<B: SliderAttacks>(backend: B, stride: u64) -> Res
             ),
         ];
         let mut index = 0u64;
-        for (lines, piece, oracle, attacks) in pieces {
+        for ((lines, piece, oracle, attacks), slider) in
+            pieces.into_iter().zip([Slider::Rook, Slider::Bishop])
+        {
             // The subsets numbered index + 1 ..= index + n in carry-rippler
             // order, every `stride`-th of them: the `j`-th is `deposit(j)`,
             // so a sample does not walk the skipped ones.
@@ -261,7 +263,7 @@ pub fn check_pieces_exhaustive<B: SliderAttacks>(backend: B, stride: u64) -> Res
                 let subset = deposit(j, lines);
                 let occ = Bitboard(subset | (rng.next_u64() & !lines & !sq.bit()));
                 let queen_occ = Bitboard(subset | (rng.next_u64() & !lines));
-                cases += 2;
+                cases += 4;
                 compare(
                     B::NAME,
                     || format!("{piece}_attacks({sq}, {occ:?})"),
@@ -274,6 +276,37 @@ pub fn check_pieces_exhaustive<B: SliderAttacks>(backend: B, stride: u64) -> Res
                     reference::queen_attacks(sq, queen_occ),
                     backend.queen_attacks(sq, queen_occ),
                 )?;
+                compare(
+                    B::NAME,
+                    || format!("single_in_any_caller({slider}, {sq}, {occ:?})"),
+                    oracle(sq, occ),
+                    backend.single_in_any_caller(slider, sq, occ),
+                )?;
+                compare(
+                    B::NAME,
+                    || format!("single_in_any_caller(queen, {sq}, {queen_occ:?})"),
+                    reference::queen_attacks(sq, queen_occ),
+                    backend.single_in_any_caller(Slider::Queen, sq, queen_occ),
+                )?;
+                for (slider, occ) in [(slider, occ), (Slider::Queen, queen_occ)] {
+                    let key = B::single_key(slider, sq);
+                    if key == 0 {
+                        continue;
+                    }
+                    cases += 1;
+                    assert!(
+                        key & 1 << 63 == 0,
+                        "{}: single_key({slider}, {sq}) has bit 63",
+                        B::NAME
+                    );
+                    compare(
+                        B::NAME,
+                        || format!("single_keyed({slider}, {sq}, {occ:?})"),
+                        crate::oracle(slider)(sq, occ),
+                        // SAFETY: the square's own key, not 0.
+                        unsafe { backend.single_keyed(slider, sq, occ, key) },
+                    )?;
+                }
             }
             index += n;
         }

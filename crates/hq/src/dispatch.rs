@@ -53,50 +53,6 @@ pub(crate) trait Kernel: Sized {
     }
 }
 
-/// A backend with single lookups keyed by a per-square word, which the
-/// installed state holds instead of the backend's index (PEXT: the square's
-/// mask), so that one load fetches what the lookup needs and decides the
-/// path.
-#[cfg(feature = "std")]
-pub(crate) trait Keyed: SliderAttacks {
-    /// The word of `slider` on `sq`: not 0, and bit 63 clear.
-    fn key(slider: Slider, sq: Square) -> u64;
-    /// The lookup with its word.
-    ///
-    /// # Safety
-    ///
-    /// `key` must be [`Keyed::key`]`(slider, sq)`.
-    unsafe fn keyed(self, slider: Slider, sq: Square, occupancy: Bitboard, key: u64) -> Bitboard;
-}
-
-#[cfg(feature = "std")]
-impl Keyed for hq_pext::Pext {
-    #[inline(always)]
-    fn key(slider: Slider, sq: Square) -> u64 {
-        // No PEXT mask holds a corner, h8 among them: bit 63 stays clear.
-        match slider {
-            Slider::Bishop => hq_pext::Pext::bishop_mask(sq),
-            _ => hq_pext::Pext::rook_mask(sq),
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn keyed(self, slider: Slider, sq: Square, occupancy: Bitboard, key: u64) -> Bitboard {
-        // SAFETY: `key` is the square's own mask (the caller's guarantee);
-        // the queen's is the rook's, and its bishop half uses the table's.
-        unsafe {
-            match slider {
-                Slider::Rook => self.rook_attacks_masked(sq, occupancy, key),
-                Slider::Bishop => self.bishop_attacks_masked(sq, occupancy, key),
-                Slider::Queen => {
-                    self.rook_attacks_masked(sq, occupancy, key)
-                        | self.bishop_attacks(sq, occupancy)
-                }
-            }
-        }
-    }
-}
-
 /// [`dispatch`] and the keyed lookups, from the backend list.
 macro_rules! define_dispatch {
     ($($(#[$doc:meta])* $variant:ident = $token:ty, $feature:literal $(, $keyed:ident)?;)*) => {
@@ -128,7 +84,7 @@ macro_rules! define_dispatch {
         ///
         /// # Safety
         ///
-        /// As [`Keyed::keyed`], and the keyed backend must run here.
+        /// As [`SliderAttacks::single_keyed`], and the keyed backend must run here.
         #[cfg(feature = "std")]
         #[inline(always)]
         pub(crate) unsafe fn keyed(slider: Slider, sq: Square, occupancy: Bitboard, key: u64) -> Option<Bitboard> {
@@ -138,26 +94,27 @@ macro_rules! define_dispatch {
                     // SAFETY: the caller's guarantee.
                     let token = unsafe { <$token as SliderAttacks>::new_unchecked() };
                     // SAFETY: the caller's guarantee.
-                    return Some(unsafe { Keyed::keyed(token, slider, sq, occupancy, key) });
+                    return Some(unsafe { token.single_keyed(slider, sq, occupancy, key) });
                 }
             )?)*
             let _ = (slider, sq, occupancy, key);
             None
         }
 
-        /// The keyed backend this build dispatches, if any (the list marks
-        /// one at most).
-        #[cfg(feature = "std")]
-        pub(crate) const KEYED: Option<Backend> = {
-            let mut keyed = None;
+        /// Whether the list marks `backend` keyed: its single lookups take
+        /// a per-square word ([`SliderAttacks::single_key`]), which the
+        /// installed state holds in place of its index, so that one load
+        /// fetches what the lookup needs and decides the path.
+        pub(crate) const fn is_keyed(backend: Backend) -> bool {
             $($(
                 let _: $keyed = ();
-                if keyed.is_none() && Backend::$variant.is_dispatched() {
-                    keyed = Some(Backend::$variant);
+                if backend as u8 == Backend::$variant as u8 {
+                    return true;
                 }
             )?)*
-            keyed
-        };
+            let _ = backend;
+            false
+        }
 
         /// The key of `backend` for `slider` on `sq` (0: not keyed).
         #[cfg(feature = "std")]
@@ -165,7 +122,7 @@ macro_rules! define_dispatch {
             $($(
                 let _: $keyed = ();
                 if backend == Backend::$variant {
-                    return <$token as Keyed>::key(slider, sq);
+                    return <$token as SliderAttacks>::single_key(slider, sq);
                 }
             )?)*
             let _ = (backend, slider, sq);
@@ -189,16 +146,20 @@ pub(crate) const fn keyed_for(slider: Piece) -> Option<Backend> {
     KEYED_FOR[slider as usize]
 }
 
-/// [`keyed_for`]'s values (a table: the route reads a constant).
+/// [`keyed_for`]'s values (a table: the route reads a constant): the
+/// first keyed backend the single lookups of the piece inline.
 #[cfg(feature = "std")]
 const KEYED_FOR: [Option<Backend>; 3] = {
     let mut keyed = [None; 3];
     let mut s = 0;
     while s < 3 {
-        if let Some(b) = KEYED
-            && Arms::Inlined.has(b, Entry::Single, Piece::ALL[s], false)
-        {
-            keyed[s] = Some(b);
+        let mut i = 0;
+        while i < Backend::ALL.len() && keyed[s].is_none() {
+            let b = Backend::ALL[i];
+            if is_keyed(b) && Arms::Inlined.has(b, Entry::Single, Piece::ALL[s], false) {
+                keyed[s] = Some(b);
+            }
+            i += 1;
         }
         s += 1;
     }

@@ -168,7 +168,13 @@ fn install(plan: &Plan) {
         for sq in Square::ALL {
             let word = match keyed_for(slider) {
                 Some(b) if b == single => key_of(single, slider, sq),
-                _ => TAG | single as u64,
+                _ => 0,
+            };
+            // A key is never 0 and has bit 63 clear; a token without keys
+            // here (off its architecture) gives 0: its index instead.
+            let word = match word != 0 && word & TAG == 0 {
+                true => word,
+                false => TAG | single as u64,
             };
             SINGLE[slider as usize][sq as usize].store(word, Relaxed);
         }

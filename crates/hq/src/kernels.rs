@@ -57,9 +57,8 @@ const fn covers(caller: Level, backend: Level) -> bool {
 }
 
 /// A single lookup of the entry point `E` (single lookups or latency, an
-/// index into [`Entry::ALL`]): the token's method, inlined (a token's
-/// method calls its own kernels compiled for its level where it cannot
-/// inline them).
+/// index into [`Entry::ALL`]), from the free functions: the token's
+/// method where they have its level, else its form for any caller.
 pub(crate) struct Single<const E: usize>(pub Slider, pub Square, pub Bitboard);
 
 impl<const E: usize> Kernel for Single<E> {
@@ -71,7 +70,10 @@ impl<const E: usize> Kernel for Single<E> {
     }
     #[inline(always)]
     fn run<B: SliderAttacks>(self, token: B) -> Bitboard {
-        self.0.single(token, self.1, self.2)
+        match const { covers(FreeFunctions::LEVEL, B::LEVEL) } {
+            true => self.0.single(token, self.1, self.2),
+            false => token.single_in_any_caller(self.0, self.1, self.2),
+        }
     }
     #[cfg(feature = "std")]
     #[inline(always)]

@@ -17,7 +17,7 @@ use hq_core::SliderAttacks;
 use hq_core::cpu::{Level, MissingFeatures};
 
 /// The list: one line per backend (variant, token type, force feature, and
-/// `keyed` where its single lookups take a per-square key, [`Keyed`]),
+/// `keyed` where its single lookups take a per-square word, `SliderAttacks::single_key`),
 /// handed to `$callback`.
 macro_rules! backend_list {
     ($callback:ident) => {
@@ -25,11 +25,11 @@ macro_rules! backend_list {
             /// PEXT tables (`hq_pext::Pext`).
             Pext = hq_pext::Pext, "force-pext", keyed;
             /// AVX-512 + GFNI HQ (`hq_simd::Avx512`).
-            Avx512 = hq_simd::Avx512, "force-avx512";
+            Avx512 = hq_simd::Avx512, "force-avx512", keyed;
             /// AVX2 HQ (`hq_simd::Avx2`).
-            Avx2 = hq_simd::Avx2, "force-avx2";
+            Avx2 = hq_simd::Avx2, "force-avx2", keyed;
             /// SSSE3 HQ (`hq_simd::Ssse3`).
-            Ssse3 = hq_simd::Ssse3, "force-ssse3";
+            Ssse3 = hq_simd::Ssse3, "force-ssse3", keyed;
             /// NEON HQ (`hq_simd::Neon`).
             Neon = hq_simd::Neon, "force-neon";
             /// WebAssembly SIMD HQ (`hq_simd::Simd128`).

@@ -139,16 +139,29 @@ const fn records(lines: Lines, reversal: Reversal) -> [PairRecord; 64] {
 }
 
 /// `{diagonal, anti-diagonal}`, byte-swapped.
-pub(crate) static BISHOP: [PairRecord; 64] = records(Lines::Bishop, Reversal::Bytes);
+pub(crate) static BISHOP: [PairRecord; 64] = *BISHOP_RECORDS;
 
 /// `{file, rank}`, bit-reversed.
-pub(crate) static ROOK: [PairRecord; 64] = records(Lines::Rook, Reversal::Bits);
+pub(crate) static ROOK: [PairRecord; 64] = *ROOK_RECORDS;
 
 /// `{file, the rank moved onto the a1-h8 diagonal}`, byte-swapped: the
 /// rank's file `f` lands on square `9f` (see `arch/x86_64/rank_on_diagonal.rs`).
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-pub(crate) static ROOK_ON_DIAGONAL: [PairRecord; 64] =
-    records(Lines::RookOnDiagonal, Reversal::Bytes);
+pub(crate) static ROOK_ON_DIAGONAL: [PairRecord; 64] = *ROOK_ON_DIAGONAL_RECORDS;
+
+// The same tables as `const` references, for the `asm!` kernels that
+// inline into other crates: each such crate gets its own copy, reached
+// without the GOT load a `static` of this crate costs there.
+/// [`BISHOP`].
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) const BISHOP_RECORDS: &[PairRecord; 64] = &records(Lines::Bishop, Reversal::Bytes);
+/// [`ROOK`].
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) const ROOK_RECORDS: &[PairRecord; 64] = &records(Lines::Rook, Reversal::Bits);
+/// [`ROOK_ON_DIAGONAL`].
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) const ROOK_ON_DIAGONAL_RECORDS: &[PairRecord; 64] =
+    &records(Lines::RookOnDiagonal, Reversal::Bytes);
 
 /// HQ on both lanes of `occupancy` with `record`'s masks and `reversal`.
 #[inline(always)]

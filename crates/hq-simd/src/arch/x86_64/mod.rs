@@ -1,5 +1,6 @@
 //! x86-64: xmm, ymm and zmm lanes, and the SSSE3 rank-on-diagonal rook kernel.
 
+pub(crate) mod asm_lookups;
 pub(crate) mod evex_fill;
 mod lanes;
 pub(crate) mod rank_on_diagonal;

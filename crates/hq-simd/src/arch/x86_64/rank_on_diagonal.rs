@@ -24,14 +24,17 @@ use hq_core::Square;
 /// Per-rank shuffles of the mapping.
 #[derive(Clone, Copy)]
 #[repr(C, align(16))]
-struct RankShuffles {
+pub(super) struct RankShuffles {
     /// Lane 0 keeps the occupancy; every byte of lane 1 is the rank's byte.
     spread: Pair,
     /// Byte 8 (the `psadbw` sum of lane 1) to byte `rank`, zero elsewhere.
     place: Pair,
 }
 
-static RANK_SHUFFLES: [RankShuffles; 8] = {
+static RANK_SHUFFLES: [RankShuffles; 8] = *RANK_SHUFFLES_CONST;
+
+/// [`RANK_SHUFFLES`] for the `asm!` kernels (see `pair::BISHOP_RECORDS`).
+pub(super) const RANK_SHUFFLES_CONST: &[RankShuffles; 8] = &{
     let mut table = [RankShuffles {
         spread: Pair([0, 0]),
         place: Pair([0, 0]),

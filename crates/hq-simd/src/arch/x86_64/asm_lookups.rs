@@ -1,0 +1,384 @@
+//! The single-square kernels as `asm!`, for callers of any level: the
+//! tokens' `single_in_any_caller`.
+//!
+//! A `#[target_feature]` kernel does not inline into code compiled without
+//! its features, so a free function of a build that forces `avx512`,
+//! `avx2` or `ssse3` (or dispatches to them at run time) paid a call per
+//! lookup: 0.44-0.86x of the token's own loop (bench matrix, AMD Zen 4).
+//! An `asm!` block needs no target feature, so the same instructions
+//! inline anywhere:
+//!
+//! * [`evex`], the `avx512` kernels (`generic::pair` with GFNI reversal,
+//!   `generic::quad` for the queen) in registers 16-31, which EVEX alone
+//!   encodes and which leave no dirty upper state (no `vzeroupper`, as in
+//!   `evex_fill`);
+//! * [`sse`], the `ssse3` kernels (`generic::pair`'s bishop,
+//!   `rank_on_diagonal`'s rook and queen) in legacy SSE encoding on xmm0-3,
+//!   which `avx2` shares: its single lookups are those kernels VEX-encoded.
+//!
+//! The tables are `const` references, so each crate the block inlines into
+//! reads its own copy (see `pair::BISHOP_RECORDS`). Every block reads only
+//! its operands and the tables they point to, and writes only its output
+//! and the registers it declares clobbered.
+
+use super::rank_on_diagonal::{RANK_SHUFFLES_CONST, RankShuffles};
+use crate::generic::pair::{
+    BISHOP_RECORDS, Pair, PairRecord, ROOK_ON_DIAGONAL_RECORDS, ROOK_RECORDS,
+};
+use core::arch::asm;
+use core::arch::x86_64::{__m128i, _mm_load_si128};
+use hq_core::{LINE_MASKS, LineMasks, Slider, Square};
+
+/// `pshufb` control: reverse the bytes of each qword.
+const SWAP_BYTES: &Pair = &Pair::from_bytes([7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8]);
+
+/// [`SWAP_BYTES`] as a register operand: loaded once where a loop calls.
+#[inline(always)]
+fn swap_bytes() -> __m128i {
+    // SAFETY: SSE2 is part of x86-64; 16 aligned readable bytes.
+    unsafe { _mm_load_si128(SWAP_BYTES.0.as_ptr().cast()) }
+}
+
+/// The GF(2) matrix whose two affine steps reverse a qword's bits
+/// (`lanes::REVERSE_BITS_MATRIX`).
+const REVERSE_BITS: u64 = 0x8040_2010_0804_0201;
+
+/// The address of a record as a key: not 0, bit 63 clear (user space).
+#[inline(always)]
+fn key<T>(record: &'static T) -> u64 {
+    record as *const T as u64
+}
+
+/// The AVX-512 kernels, keyed by the address of the square's record.
+pub(crate) mod evex {
+    use super::*;
+
+    /// A queen's record: the four line masks, the square's bit and its
+    /// 180-degree turn (the lines' reversed singleton), the reversal
+    /// matrix; one aligned cache line.
+    #[repr(C, align(64))]
+    pub(crate) struct Queen {
+        masks: LineMasks,
+        pub(super) bits: [u64; 2],
+        pub(super) matrix: u64,
+    }
+
+    const QUEENS: &[Queen; 64] = &{
+        let mut t = [const {
+            Queen {
+                masks: LINE_MASKS[0],
+                bits: [0; 2],
+                matrix: REVERSE_BITS,
+            }
+        }; 64];
+        let mut sq = 0;
+        while sq < 64 {
+            t[sq].masks = LINE_MASKS[sq];
+            t[sq].bits = [1 << sq, 1 << (sq ^ 63)];
+            sq += 1;
+        }
+        t
+    };
+
+    /// `slider`'s attacks from `sq`.
+    ///
+    /// # Safety
+    ///
+    /// As [`keyed`], without the key.
+    #[inline(always)]
+    pub(crate) unsafe fn single(slider: Slider, sq: Square, occupancy: u64) -> u64 {
+        // SAFETY: the caller's guarantee, and the square's own key.
+        unsafe { keyed(slider, occupancy, key(slider, sq)) }
+    }
+
+    /// The key of `slider` on `sq`: its record's address.
+    #[inline(always)]
+    pub(crate) fn key(slider: Slider, sq: Square) -> u64 {
+        match slider {
+            Slider::Rook => super::key(&ROOK_RECORDS[sq as usize]),
+            Slider::Bishop => super::key(&BISHOP_RECORDS[sq as usize]),
+            Slider::Queen => super::key(&QUEENS[sq as usize]),
+        }
+    }
+
+    /// HQ on the pair record at `{r}` with `$reverse` (template lines that
+    /// reverse xmm16 in place with the constant `{k}`), then the or of
+    /// both lanes.
+    macro_rules! pair {
+        ($occupancy:expr, $record:expr, $constant:expr, $($reverse:literal),*) => {{
+            let attacks: u64;
+            // SAFETY: see `keyed`.
+            unsafe {
+                asm!(
+                    "vpbroadcastq xmm16, {o}",
+                    "vpandq xmm16, xmm16, xmmword ptr [{r}]",
+                    "vpsubq xmm17, xmm16, xmmword ptr [{r} + 16]",
+                    $($reverse,)*
+                    "vpsubq xmm16, xmm16, xmmword ptr [{r} + 32]",
+                    $($reverse,)*
+                    // (backward ^ forward) & masks
+                    "vpternlogq xmm16, xmm17, xmmword ptr [{r}], 0x28",
+                    "vpshufd xmm17, xmm16, 0xee",
+                    "vporq xmm16, xmm16, xmm17",
+                    "vmovq {o}, xmm16",
+                    o = inout(reg) $occupancy => attacks,
+                    r = in(reg) $record,
+                    k = in(xmm_reg) $constant,
+                    out("xmm16") _,
+                    out("xmm17") _,
+                    options(pure, readonly, nostack, preserves_flags),
+                );
+            }
+            attacks
+        }};
+    }
+
+    /// `slider`'s attacks with the key of its square ([`key`]).
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have the `avx512` token's level (AVX-512F/BW/VL, GFNI)
+    /// and the OS keep its state; `key` must be [`key`]`(slider, sq)`.
+    #[inline(always)]
+    pub(crate) unsafe fn keyed(slider: Slider, occupancy: u64, key: u64) -> u64 {
+        let record = key as *const u8;
+        match slider {
+            Slider::Rook => {
+                // SAFETY: SSE2 is part of x86-64.
+                let matrix = unsafe { core::arch::x86_64::_mm_set1_epi64x(REVERSE_BITS as i64) };
+                pair!(
+                    occupancy,
+                    record,
+                    matrix,
+                    "vgf2p8affineqb xmm16, {k}, xmm16, 0",
+                    "vgf2p8affineqb xmm16, {k}, xmm16, 0"
+                )
+            }
+            Slider::Bishop => pair!(occupancy, record, swap_bytes(), "vpshufb xmm16, xmm16, {k}"),
+            Slider::Queen => {
+                let attacks: u64;
+                // SAFETY: the caller's guarantee: the CPU has the
+                // instructions; `record` is a `Queen`, 64 readable bytes.
+                unsafe {
+                    asm!(
+                        "vpbroadcastq ymm16, {o}",
+                        "vpbroadcastq ymm18, qword ptr [{r} + 48]",
+                        "vpandq ymm16, ymm16, ymmword ptr [{r}]",
+                        "vpsubq ymm17, ymm16, qword ptr [{r} + 32]{{1to4}}",
+                        "vgf2p8affineqb ymm16, ymm18, ymm16, 0",
+                        "vgf2p8affineqb ymm16, ymm18, ymm16, 0",
+                        "vpsubq ymm16, ymm16, qword ptr [{r} + 40]{{1to4}}",
+                        "vgf2p8affineqb ymm16, ymm18, ymm16, 0",
+                        "vgf2p8affineqb ymm16, ymm18, ymm16, 0",
+                        "vpternlogq ymm16, ymm17, ymmword ptr [{r}], 0x28",
+                        "vextracti64x2 xmm17, ymm16, 1",
+                        "vporq xmm16, xmm16, xmm17",
+                        "vpshufd xmm17, xmm16, 0xee",
+                        "vporq xmm16, xmm16, xmm17",
+                        "vmovq {o}, xmm16",
+                        o = inout(reg) occupancy => attacks,
+                        r = in(reg) record,
+                        out("zmm16") _,
+                        out("zmm17") _,
+                        out("zmm18") _,
+                        options(pure, readonly, nostack, preserves_flags),
+                    );
+                }
+                attacks
+            }
+        }
+    }
+}
+
+/// The SSSE3 kernels (shared by `avx2`), keyed by the address of the
+/// square's record.
+pub(crate) mod sse {
+    use super::*;
+
+    /// A rook's record: the pair of `{file, the rank on the diagonal}` and
+    /// its rank's shuffles (`rank_on_diagonal`).
+    #[repr(C, align(16))]
+    pub(crate) struct Rook {
+        pair: PairRecord,
+        pub(super) shuffles: RankShuffles,
+    }
+
+    /// A queen's record: the bishop pair's, then the rook's.
+    #[repr(C, align(16))]
+    pub(crate) struct Queen {
+        bishop: PairRecord,
+        pub(super) rook: Rook,
+    }
+
+    const fn rook(sq: usize) -> Rook {
+        Rook {
+            pair: ROOK_ON_DIAGONAL_RECORDS[sq],
+            shuffles: RANK_SHUFFLES_CONST[sq >> 3],
+        }
+    }
+
+    const ROOKS: &[Rook; 64] = &{
+        let mut t = [const { rook(0) }; 64];
+        let mut sq = 0;
+        while sq < 64 {
+            t[sq] = rook(sq);
+            sq += 1;
+        }
+        t
+    };
+
+    const QUEENS: &[Queen; 64] = &{
+        let mut t = [const {
+            Queen {
+                bishop: BISHOP_RECORDS[0],
+                rook: rook(0),
+            }
+        }; 64];
+        let mut sq = 0;
+        while sq < 64 {
+            t[sq] = Queen {
+                bishop: BISHOP_RECORDS[sq],
+                rook: rook(sq),
+            };
+            sq += 1;
+        }
+        t
+    };
+
+    /// `slider`'s attacks from `sq`.
+    ///
+    /// # Safety
+    ///
+    /// As [`keyed`], without the key.
+    #[inline(always)]
+    pub(crate) unsafe fn single(slider: Slider, sq: Square, occupancy: u64) -> u64 {
+        // SAFETY: the caller's guarantee, and the square's own key.
+        unsafe { keyed(slider, occupancy, key(slider, sq)) }
+    }
+
+    /// The key of `slider` on `sq`: its record's address.
+    #[inline(always)]
+    pub(crate) fn key(slider: Slider, sq: Square) -> u64 {
+        match slider {
+            Slider::Rook => super::key(&ROOKS[sq as usize]),
+            Slider::Bishop => super::key(&BISHOP_RECORDS[sq as usize]),
+            Slider::Queen => super::key(&QUEENS[sq as usize]),
+        }
+    }
+
+    /// `slider`'s attacks with the key of its square ([`key`]).
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have SSSE3; `key` must be [`key`]`(slider, sq)`.
+    #[inline(always)]
+    pub(crate) unsafe fn keyed(slider: Slider, occupancy: u64, key: u64) -> u64 {
+        let (record, swap) = (key as *const u8, swap_bytes());
+        let attacks: u64;
+        // SAFETY: the caller's guarantee: the CPU has SSSE3, and `record`
+        // is the piece's record, whose fields the offsets name (16-byte
+        // aligned, as legacy SSE memory operands must be).
+        unsafe {
+            match slider {
+                Slider::Bishop => asm!(
+                    "movq xmm0, {o}",
+                    "punpcklqdq xmm0, xmm0",
+                    "pand xmm0, xmmword ptr [{r}]",
+                    "movdqa xmm1, xmm0",
+                    "psubq xmm1, xmmword ptr [{r} + 16]",
+                    "pshufb xmm0, {k}",
+                    "psubq xmm0, xmmword ptr [{r} + 32]",
+                    "pshufb xmm0, {k}",
+                    "pxor xmm0, xmm1",
+                    "pand xmm0, xmmword ptr [{r}]",
+                    "pshufd xmm1, xmm0, 0xee",
+                    "por xmm0, xmm1",
+                    "movq {o}, xmm0",
+                    o = inout(reg) occupancy => attacks,
+                    r = in(reg) record,
+                    k = in(xmm_reg) swap,
+                    out("xmm0") _,
+                    out("xmm1") _,
+                    options(pure, readonly, nostack, preserves_flags),
+                ),
+                Slider::Rook => asm!(
+                    "movq xmm0, {o}",
+                    // lane 0 keeps the occupancy, lane 1 gets the rank's byte in each byte
+                    "pshufb xmm0, xmmword ptr [{r} + 48]",
+                    "pand xmm0, xmmword ptr [{r}]",
+                    "movdqa xmm1, xmm0",
+                    "psubq xmm1, xmmword ptr [{r} + 16]",
+                    "pshufb xmm0, {k}",
+                    "psubq xmm0, xmmword ptr [{r} + 32]",
+                    "pshufb xmm0, {k}",
+                    "pxor xmm0, xmm1",
+                    "pand xmm0, xmmword ptr [{r}]",
+                    // the rank's attack byte (the byte sum of lane 1), placed
+                    "pxor xmm1, xmm1",
+                    "psadbw xmm1, xmm0",
+                    "pshufb xmm1, xmmword ptr [{r} + 64]",
+                    "por xmm0, xmm1",
+                    "movq {o}, xmm0",
+                    o = inout(reg) occupancy => attacks,
+                    r = in(reg) record,
+                    k = in(xmm_reg) swap,
+                    out("xmm0") _,
+                    out("xmm1") _,
+                    options(pure, readonly, nostack, preserves_flags),
+                ),
+                Slider::Queen => asm!(
+                    "movq xmm0, {o}",
+                    "punpcklqdq xmm0, xmm0",
+                    "movdqa xmm2, xmm0",
+                    // the bishop pair in xmm2
+                    "pand xmm2, xmmword ptr [{r}]",
+                    "movdqa xmm3, xmm2",
+                    "psubq xmm3, xmmword ptr [{r} + 16]",
+                    "pshufb xmm2, {k}",
+                    "psubq xmm2, xmmword ptr [{r} + 32]",
+                    "pshufb xmm2, {k}",
+                    "pxor xmm2, xmm3",
+                    "pand xmm2, xmmword ptr [{r}]",
+                    // the rook's lane in xmm0, as for a rook (its record at 48)
+                    "pshufb xmm0, xmmword ptr [{r} + 96]",
+                    "pand xmm0, xmmword ptr [{r} + 48]",
+                    "movdqa xmm1, xmm0",
+                    "psubq xmm1, xmmword ptr [{r} + 64]",
+                    "pshufb xmm0, {k}",
+                    "psubq xmm0, xmmword ptr [{r} + 80]",
+                    "pshufb xmm0, {k}",
+                    "pxor xmm0, xmm1",
+                    "pand xmm0, xmmword ptr [{r} + 48]",
+                    "pxor xmm1, xmm1",
+                    "psadbw xmm1, xmm0",
+                    "pshufb xmm1, xmmword ptr [{r} + 112]",
+                    "por xmm0, xmm1",
+                    // or the bishop's two lanes in
+                    "por xmm0, xmm2",
+                    "pshufd xmm3, xmm2, 0xee",
+                    "por xmm0, xmm3",
+                    "movq {o}, xmm0",
+                    o = inout(reg) occupancy => attacks,
+                    r = in(reg) record,
+                    k = in(xmm_reg) swap,
+                    out("xmm0") _,
+                    out("xmm1") _,
+                    out("xmm2") _,
+                    out("xmm3") _,
+                    options(pure, readonly, nostack, preserves_flags),
+                ),
+            }
+        }
+        attacks
+    }
+}
+
+/// The record layouts the templates' offsets name.
+const _: () = {
+    use core::mem::{offset_of, size_of};
+    assert!(size_of::<PairRecord>() == 48 && offset_of!(PairRecord, bits) == 16);
+    assert!(offset_of!(PairRecord, reversed_bits) == 32);
+    assert!(size_of::<RankShuffles>() == 32);
+    assert!(offset_of!(evex::Queen, bits) == 32 && offset_of!(evex::Queen, matrix) == 48);
+    assert!(offset_of!(sse::Rook, shuffles) == 48 && offset_of!(sse::Queen, rook) == 48);
+};
