@@ -20,37 +20,37 @@
 
 use core::fmt;
 
-/// `Feature` and its methods, from one line per feature: variant, name,
-/// architecture.
+/// `Feature` and its methods, from the features of each architecture:
+/// variant and name.
 macro_rules! features {
-    ($($variant:ident = $name:tt, $arch:tt;)*) => {
+    ($($arch:tt: $($variant:ident = $name:tt),*;)*) => {
         /// An instruction-set extension a backend can need.
         #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
         #[non_exhaustive]
         pub enum Feature {
-            $(#[doc = concat!("`", $name, "` (", $arch, ").")] $variant,)*
+            $($(#[doc = concat!("`", $name, "` (", $arch, ").")] $variant,)*)*
         }
 
         impl Feature {
             /// Every feature, in declaration order.
-            pub const ALL: &'static [Feature] = &[$(Feature::$variant),*];
+            pub const ALL: &'static [Feature] = &[$($(Feature::$variant),*),*];
 
             /// The name `is_x86_feature_detected!` (or the target's
             /// equivalent) and `#[target_feature]` use.
             pub const fn name(self) -> &'static str {
-                match self { $(Feature::$variant => $name),* }
+                match self { $($(Feature::$variant => $name),*),* }
             }
 
             /// Whether the build enables the feature everywhere (`-C
             /// target-feature`, `-C target-cpu`).
             pub const fn is_static(self) -> bool {
-                match self { $(Feature::$variant => cfg!(target_feature = $name)),* }
+                match self { $($(Feature::$variant => cfg!(target_feature = $name)),*),* }
             }
 
             /// Whether the running CPU has the feature (or the build
             /// requires it: enabled at compile time).
             pub fn is_detected(self) -> bool {
-                match self { $(Feature::$variant => self.is_static() || detect!($arch, $name)),* }
+                match self { $($(Feature::$variant => self.is_static() || detect!($arch, $name)),*),* }
             }
         }
     };
@@ -80,35 +80,16 @@ macro_rules! detect {
 }
 
 features! {
-    Sse3 = "sse3", "x86_64";
-    Ssse3 = "ssse3", "x86_64";
-    Sse41 = "sse4.1", "x86_64";
-    Sse42 = "sse4.2", "x86_64";
-    Popcnt = "popcnt", "x86_64";
-    Avx = "avx", "x86_64";
-    Avx2 = "avx2", "x86_64";
-    Bmi1 = "bmi1", "x86_64";
-    Bmi2 = "bmi2", "x86_64";
-    Lzcnt = "lzcnt", "x86_64";
-    Fma = "fma", "x86_64";
-    Movbe = "movbe", "x86_64";
-    F16c = "f16c", "x86_64";
-    Avx512f = "avx512f", "x86_64";
-    Avx512bw = "avx512bw", "x86_64";
-    Avx512cd = "avx512cd", "x86_64";
-    Avx512dq = "avx512dq", "x86_64";
-    Avx512vl = "avx512vl", "x86_64";
-    Avx512vbmi = "avx512vbmi", "x86_64";
-    Avx512vbmi2 = "avx512vbmi2", "x86_64";
-    Avx512bitalg = "avx512bitalg", "x86_64";
-    Avx512ifma = "avx512ifma", "x86_64";
-    Avx512vnni = "avx512vnni", "x86_64";
-    Avx512vpopcntdq = "avx512vpopcntdq", "x86_64";
-    Gfni = "gfni", "x86_64";
-    Vaes = "vaes", "x86_64";
-    Vpclmulqdq = "vpclmulqdq", "x86_64";
-    Neon = "neon", "aarch64";
-    Simd128 = "simd128", "wasm32";
+    "x86_64": Sse3 = "sse3", Ssse3 = "ssse3", Sse41 = "sse4.1", Sse42 = "sse4.2",
+        Popcnt = "popcnt", Avx = "avx", Avx2 = "avx2", Bmi1 = "bmi1", Bmi2 = "bmi2",
+        Lzcnt = "lzcnt", Fma = "fma", Movbe = "movbe", F16c = "f16c", Avx512f = "avx512f",
+        Avx512bw = "avx512bw", Avx512cd = "avx512cd", Avx512dq = "avx512dq",
+        Avx512vl = "avx512vl", Avx512vbmi = "avx512vbmi", Avx512vbmi2 = "avx512vbmi2",
+        Avx512bitalg = "avx512bitalg", Avx512ifma = "avx512ifma", Avx512vnni = "avx512vnni",
+        Avx512vpopcntdq = "avx512vpopcntdq", Gfni = "gfni", Vaes = "vaes",
+        Vpclmulqdq = "vpclmulqdq";
+    "aarch64": Neon = "neon";
+    "wasm32": Simd128 = "simd128";
 }
 
 impl fmt::Display for Feature {

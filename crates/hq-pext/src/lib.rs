@@ -354,7 +354,7 @@ hq_core::slider_token! {
         // (compiled for x86-64-v3) above: with 3-4 sliders of mixed counts
         // the fill beat a loop of lookups (`setwise_crossover` on the Intel
         // Xeon; the `pext` rows' set-wise columns of the committed runs).
-        hq_scalar::setwise_methods!(rooks pair_up_to(2), bishops pair_up_to(2), queens pair_up_to(2); any caller);
+        hq_scalar::setwise_methods!(rooks pair_up_to(2), bishops pair_up_to(2), queens pair_up_to(2); fill compiled, any caller);
 
         // The lookups are `asm!` `pext`, which needs no target feature of
         // the caller: a batch inlines into any caller.

@@ -118,6 +118,11 @@ pub fn loop_or(
 /// above. Expand it inside an `impl SliderAttacks for Token` block:
 /// `setwise_methods!(rooks loop_up_to(0), bishops pair_up_to(2).fill_with_avx512(), queens loop_up_to(0))`.
 ///
+/// With `; fill compiled`, the fill runs as [`fill_in_any_caller`] in the
+/// methods too: inlined into the loops of `pext`'s jobs, LLVM left it
+/// unvectorized in the engine-shaped loop (4-6 queens: 83 M calls/s
+/// against 232 through the call; free_functions example, AMD Zen 4).
+///
 /// With `; any caller`, for a token whose single lookups inline into code
 /// of any level (portable code, `pext`'s `asm!`), also
 /// `setwise_in_any_caller`: the same crossovers and lookups, and only the
@@ -127,15 +132,15 @@ pub fn loop_or(
 macro_rules! setwise_methods {
     (rooks $rmode:ident($rmax:literal) $(.$radjust:ident())?,
      bishops $bmode:ident($bmax:literal) $(.$badjust:ident())?,
-     queens $qmode:ident($qmax:literal) $(.$qadjust:ident())?) => {
-        $crate::setwise_methods!(@one rook_attacks_setwise, rook_attacks, $rmode($rmax) $(.$radjust())?, ROOK);
-        $crate::setwise_methods!(@one bishop_attacks_setwise, bishop_attacks, $bmode($bmax) $(.$badjust())?, BISHOP);
-        $crate::setwise_methods!(@one queen_attacks_setwise, queen_attacks, $qmode($qmax) $(.$qadjust())?, QUEEN);
+     queens $qmode:ident($qmax:literal) $(.$qadjust:ident())? $(; fill $fill:ident)?) => {
+        $crate::setwise_methods!(@one rook_attacks_setwise, rook_attacks, $rmode($rmax) $(.$radjust())?, ROOK $(, $fill)?);
+        $crate::setwise_methods!(@one bishop_attacks_setwise, bishop_attacks, $bmode($bmax) $(.$badjust())?, BISHOP $(, $fill)?);
+        $crate::setwise_methods!(@one queen_attacks_setwise, queen_attacks, $qmode($qmax) $(.$qadjust())?, QUEEN $(, $fill)?);
     };
     (rooks $rmode:ident($rmax:literal) $(.$radjust:ident())?,
      bishops $bmode:ident($bmax:literal) $(.$badjust:ident())?,
-     queens $qmode:ident($qmax:literal) $(.$qadjust:ident())?; any caller) => {
-        $crate::setwise_methods!(rooks $rmode($rmax) $(.$radjust())?, bishops $bmode($bmax) $(.$badjust())?, queens $qmode($qmax) $(.$qadjust())?);
+     queens $qmode:ident($qmax:literal) $(.$qadjust:ident())?; $(fill $fill:ident,)? any caller) => {
+        $crate::setwise_methods!(rooks $rmode($rmax) $(.$radjust())?, bishops $bmode($bmax) $(.$badjust())?, queens $qmode($qmax) $(.$qadjust())? $(; fill $fill)?);
         #[inline(always)]
         fn setwise_in_any_caller(
             self,
@@ -151,7 +156,7 @@ macro_rules! setwise_methods {
             }
         }
     };
-    (@one $method:ident, $single:ident, $mode:ident($max:literal) $(.$adjust:ident())?, $directions:ident) => {
+    (@one $method:ident, $single:ident, $mode:ident($max:literal) $(.$adjust:ident())?, $directions:ident $(, $fill:ident)?) => {
         #[inline(always)]
         fn $method(
             self,
@@ -167,9 +172,15 @@ macro_rules! setwise_methods {
                     <Self as $crate::__core::SliderAttacks>::$single(self, sq, $crate::__core::Bitboard(occ)).0
                 },
                 #[inline(always)]
-                |sliders, occupancy| $crate::setwise::fill::attacks($crate::setwise::fill::$directions, sliders, occupancy),
+                |sliders, occupancy| $crate::setwise_methods!(@fill self, $directions, sliders, occupancy $(, $fill)?),
             ))
         }
+    };
+    (@fill $token:ident, $directions:ident, $sliders:ident, $occupancy:ident) => {
+        $crate::setwise::fill::attacks($crate::setwise::fill::$directions, $sliders, $occupancy)
+    };
+    (@fill $token:ident, $directions:ident, $sliders:ident, $occupancy:ident, compiled) => {
+        $crate::setwise::fill_in_any_caller::<_, { $crate::setwise::fill::$directions.start }, { $crate::setwise::fill::$directions.end }>($token, $sliders, $occupancy)
     };
     // A portable token's lookups in baseline code are not vectorized as in
     // its jobs, where LLVM runs two bishops' at once: the compiled fill for

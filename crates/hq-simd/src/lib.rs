@@ -188,6 +188,7 @@ macro_rules! simd_backend {
 
             $(
             #[doc = concat!("The kernels as `asm!` (`", stringify!($($single_any)::+), "`): no call from code of another level.")]
+            #[cfg(target_feature = "sse2")]
             #[inline(always)]
             fn single_in_any_caller(self, slider: hq_core::Slider, sq: Square, occupancy: Bitboard) -> Bitboard {
                 // SAFETY: the token proves the level, and its OS state.
@@ -195,11 +196,13 @@ macro_rules! simd_backend {
             }
 
             /// The address of the square's record in the kernels' tables.
+            #[cfg(target_feature = "sse2")]
             #[inline(always)]
             fn single_key(slider: hq_core::Slider, sq: Square) -> u64 {
                 $($single_any)::+::key(slider, sq)
             }
 
+            #[cfg(target_feature = "sse2")]
             #[inline(always)]
             unsafe fn single_keyed(self, slider: hq_core::Slider, _: Square, occupancy: Bitboard, key: u64) -> Bitboard {
                 // SAFETY: the token proves the level and its OS state; the

@@ -25,16 +25,16 @@
 //!   is 5 % faster than the starting candidate's median and fastest round,
 //!   so noise does not flip a close choice.
 
-use crate::classes::fixed;
 use crate::dispatch::{Arms, Kernel, dispatch, key_of, keyed, keyed_for};
-use crate::error::BackendError;
 use crate::kernels::{Batch, FreeFunctions, LATENCY, SINGLE, Setwise, Single};
-use crate::plan::{Entry, Plan, Slider};
-use crate::registry::Backend;
 use core::fmt;
 use core::marker::PhantomData;
 use hq_core::entries::Entries;
 use hq_core::{Bitboard, SliderAttacks, Square, union_of_up_to_two};
+use hq_plan::Backend;
+use hq_plan::BackendError;
+use hq_plan::classes::fixed;
+use hq_plan::{Entry, Plan, Slider};
 use std::boxed::Box;
 use std::time::{Duration, Instant};
 use std::vec::Vec;

@@ -9,12 +9,12 @@
 //! throughput where PEXT was taken, behind its key test 0.96x; the commit
 //! that made this has the figures.
 
-use crate::classes::{CLASSES, chosen_here, fixed, on_this_target};
-use crate::plan::{Entry, Slider as Piece};
-use crate::registry::{Backend, backend_list};
 use hq_core::SliderAttacks;
 #[cfg(feature = "std")]
 use hq_core::{Bitboard, Slider, Square};
+use hq_plan::classes::{CLASSES, chosen_here, fixed, on_this_target};
+use hq_plan::{Backend, backend_list};
+use hq_plan::{Entry, Slider as Piece};
 
 /// What an entry point or a job runs on the token [`dispatch`] picks.
 pub(crate) trait Kernel: Sized {
@@ -105,6 +105,7 @@ macro_rules! define_dispatch {
         /// a per-square word ([`SliderAttacks::single_key`]), which the
         /// installed state holds in place of its index, so that one load
         /// fetches what the lookup needs and decides the path.
+        #[cfg(feature = "std")]
         pub(crate) const fn is_keyed(backend: Backend) -> bool {
             $($(
                 let _: $keyed = ();
@@ -258,7 +259,7 @@ const fn inlined(backend: Backend, entry: Entry, slider: Piece) -> bool {
     if let Some(b) = fixed(entry, slider) {
         return b as u8 == backend as u8;
     }
-    if crate::registry::FORCED {
+    if hq_plan::FORCED {
         return backend.is_forced();
     }
     let mut i = 0;

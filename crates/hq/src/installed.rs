@@ -13,12 +13,12 @@
 //! a reader sees one or the other, whatever it races with.
 
 use crate::dispatch::{key_of, keyed_for};
-use crate::error::BackendError;
-use crate::plan::{Entry, Plan, Slider};
-use crate::registry::Backend;
 use crate::select::{Selection, Source, check_plan, decide, fix};
 use core::sync::atomic::{AtomicPtr, AtomicU8, AtomicU64, Ordering::Relaxed};
 use hq_core::Square;
+use hq_plan::Backend;
+use hq_plan::BackendError;
+use hq_plan::{Entry, Plan, Slider};
 use std::sync::Mutex;
 
 /// The high bit of a single-lookup word that holds an index, not a key.

@@ -3,12 +3,12 @@
 
 use crate::dispatch::Kernel;
 use crate::kernels::{Batch, JobOn, Single};
-use crate::plan::{Entry, Slider};
-use crate::registry::WithBackend;
 use crate::route::{route, setwise};
 use core::marker::PhantomData;
 use hq_core::cpu::Level;
 use hq_core::{Bitboard, Line, SliderAttacks, Square};
+use hq_plan::WithBackend;
+use hq_plan::{Entry, Slider};
 
 /// A job of the entry point `ENTRY` (an index into [`Entry::ALL`]) as the
 /// route's kernel: on [`Active`] over the cell's backend where the job has

@@ -2,12 +2,12 @@
 //! picks: a single lookup, a line, a batch or a set-wise call.
 
 use crate::dispatch::Kernel;
-use crate::plan::Entry;
 use core::marker::PhantomData;
 use hq_core::cpu::Level;
 #[cfg(feature = "std")]
 use hq_core::entries::{BatchFn, LineFn, SetwiseFn, SingleFn};
 use hq_core::{Bitboard, Line, Slider, SliderAttacks, Square};
+use hq_plan::Entry;
 
 /// Code that calls the entry points: the level it is compiled for.
 pub(crate) trait Caller {
@@ -22,7 +22,8 @@ pub(crate) struct FreeFunctions;
 impl Caller for FreeFunctions {
     const LEVEL: Level = {
         let mut i = Level::ALL.len() - 1;
-        while i > 0 && !(Level::ALL[i].is_static() && crate::classes::on_this_target(Level::ALL[i]))
+        while i > 0
+            && !(Level::ALL[i].is_static() && hq_plan::classes::on_this_target(Level::ALL[i]))
         {
             i -= 1;
         }
@@ -53,7 +54,7 @@ const fn jobs_at(level: Level) -> Level {
 const fn covers(caller: Level, backend: Level) -> bool {
     let needs = jobs_at(backend);
     matches!(needs, Level::Baseline)
-        || (crate::classes::on_this_target(caller) && caller as u8 >= needs as u8)
+        || (hq_plan::classes::on_this_target(caller) && caller as u8 >= needs as u8)
 }
 
 /// A single lookup of the entry point `E` (single lookups or latency, an

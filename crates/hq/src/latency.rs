@@ -25,10 +25,10 @@
 
 use crate::jobs::Job;
 use crate::kernels::{LATENCY, LineLookup, Single};
-use crate::plan::Slider;
-use crate::registry::WithBackend;
 use crate::route::route;
 use hq_core::{Bitboard, Line, Square};
+use hq_plan::Slider;
+use hq_plan::WithBackend;
 
 /// Rook attacks from `sq` over `occupancy`, for dependency chains.
 #[inline(always)]

@@ -72,24 +72,17 @@ extern crate std;
 
 #[cfg(all(feature = "std", not(target_arch = "wasm32")))]
 mod calibrate;
-mod classes;
 mod dispatch;
-mod error;
 #[cfg(feature = "std")]
 mod installed;
 mod jobs;
 mod kernels;
 pub mod latency;
-mod plan;
-mod registry;
 mod route;
 mod select;
-#[cfg(feature = "std")]
-mod text;
 
 #[cfg(all(feature = "std", not(target_arch = "wasm32")))]
 pub use calibrate::{Calibration, Figure};
-pub use error::{BACKEND_VAR, BackendError};
 pub use hq_core::attacks::{
     between, bishop_attacks_const, king_attacks, knight_attacks, line, pawn_attacks,
     queen_attacks_const, rook_attacks_const,
@@ -98,8 +91,8 @@ pub use hq_core::piece::Color;
 pub use hq_core::{
     Bitboard, Direction, Line, ParseSquareError, SliderAttacks, Square, Squares, reference,
 };
-pub use plan::{Entry, Pieces, Plan, Slider};
-pub use registry::{Backend, WithBackend};
+pub use hq_plan::{BACKEND_VAR, BackendError};
+pub use hq_plan::{Backend, Entry, Pieces, Plan, Slider, WithBackend};
 pub use select::{Mode, Selection, Source};
 
 use kernels::FreeFunctions;
@@ -123,7 +116,7 @@ pub mod backends {
 /// tools: **unstable**, outside semver.
 #[doc(hidden)]
 pub mod unstable {
-    pub use crate::classes::{CLASSES, ClassChoice, classify, this_cpu};
+    pub use hq_plan::classes::{CLASSES, ClassChoice, classify, this_cpu};
 }
 
 pub use select::{CALIBRATE_VAR, PLAN_VAR};
@@ -271,7 +264,7 @@ pub fn calibrate() -> Result<Calibration, BackendError> {
 /// Runs `job` with `backend`'s token, compiled for its instruction set, or
 /// an error if this CPU lacks it. Any backend, dispatched or not.
 pub fn with_backend<W: WithBackend>(backend: Backend, job: W) -> Result<W::Output, BackendError> {
-    registry::run_with(backend, job).map_err(BackendError::Unsupported)
+    hq_plan::run_with(backend, job).map_err(BackendError::Unsupported)
 }
 
 /// Runs `job` on the single lookups' backend (the queen's), compiled for
@@ -286,6 +279,20 @@ pub fn with_backend<W: WithBackend>(backend: Backend, job: W) -> Result<W::Outpu
 /// # Panics
 ///
 /// As [`selection`].
+///
+/// ```
+/// use hq::{Bitboard, SliderAttacks, Square, WithBackend};
+///
+/// struct CountQueenMoves(Bitboard);
+/// impl WithBackend for CountQueenMoves {
+///     type Output = u32;
+///     #[inline(always)] // the loop, and the lookups in it, compiled for `B`
+///     fn run<B: SliderAttacks>(self, backend: B) -> u32 {
+///         Square::ALL.iter().map(|&sq| backend.queen_attacks(sq, self.0).count()).sum()
+///     }
+/// }
+/// assert_eq!(hq::with_active_backend(CountQueenMoves(Bitboard::EMPTY)), 1456);
+/// ```
 pub fn with_active_backend<W: WithBackend>(job: W) -> W::Output {
     route::route(jobs::Job::<W, { kernels::SINGLE }>(job, Slider::Queen))
 }

@@ -6,14 +6,14 @@
 //! a constant (one arm, no load); the others are read from
 //! [`crate::installed`].
 
-use crate::classes::{fixed, fixed_loop};
 #[cfg(feature = "std")]
 use crate::dispatch::keyed;
 use crate::dispatch::{Arms, Kernel, dispatch, inlined_backend};
 use crate::kernels::{Caller, LineLookup, SINGLE, Setwise, Single};
-use crate::plan::{Entry, Slider};
 use core::marker::PhantomData;
 use hq_core::{Bitboard, Line, Square, at_most, union_by_loop, union_of_up_to_two};
+use hq_plan::classes::{fixed, fixed_loop};
+use hq_plan::{Entry, Slider};
 
 /// Runs `kernel` on its cell's backend.
 #[inline(always)]

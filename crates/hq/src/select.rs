@@ -1,13 +1,13 @@
 //! The choice: the class's plan, then the build's forced backends, then the
 //! environment (`HQ_BACKEND`, `HQ_CALIBRATE`, `HQ_CHOICE`), then the cells
-//! the build fixes at compile time ([`crate::classes::fixed`]).
+//! the build fixes at compile time ([`hq_plan::classes::fixed`]).
 
-use crate::classes::{ClassChoice, fixed};
-#[cfg(feature = "std")]
-use crate::error::BackendError;
-use crate::plan::{Entry, Plan, Slider};
-use crate::registry::Backend;
 use core::fmt;
+use hq_plan::Backend;
+#[cfg(feature = "std")]
+use hq_plan::BackendError;
+use hq_plan::classes::{ClassChoice, fixed};
+use hq_plan::{Entry, Plan, Slider};
 
 /// How this build chooses.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -125,7 +125,7 @@ impl Selection {
                     }
                     (_, Source::Class) => f.write_str("run-time dispatch: the class's choice"),
                     (_, Source::Environment) => {
-                        write!(f, "overridden by {}", crate::error::BACKEND_VAR)
+                        write!(f, "overridden by {}", hq_plan::BACKEND_VAR)
                     }
                     (_, Source::SetBackend) => {
                         f.write_str("set by hq::set_backend or hq::set_plan")
@@ -216,7 +216,7 @@ pub(crate) fn start(
         unused: Backends::default(),
         overridden: false,
     };
-    if crate::classes::COMPILED_PLAN.is_some() {
+    if hq_plan::classes::COMPILED_PLAN.is_some() {
         s.mode = Mode::Compiled;
     }
     if forced != Backends::default() {
@@ -282,7 +282,7 @@ pub(crate) fn fix(s: &mut Selection) {
         }
     }
     for slider in Slider::ALL {
-        if let Some(n) = crate::classes::fixed_loop(slider) {
+        if let Some(n) = hq_plan::classes::fixed_loop(slider) {
             s.overridden |= s.plan.setwise_loop.get(slider) != n;
             s.plan.setwise_loop.set(slider, n);
         }
@@ -312,8 +312,8 @@ pub(crate) fn check_plan(plan: &Plan) -> Result<(), BackendError> {
 #[cfg(not(feature = "std"))]
 pub(crate) fn compiled() -> Selection {
     let (class, plan) =
-        crate::classes::COMPILED.expect("a build without std chooses at compile time");
-    let mode = if crate::registry::FORCED {
+        hq_plan::classes::COMPILED.expect("a build without std chooses at compile time");
+    let mode = if hq_plan::FORCED {
         Mode::Forced
     } else {
         Mode::Compiled
@@ -375,11 +375,11 @@ mod env {
     /// The backend `HQ_BACKEND` names (`None`: unset, blank or `auto`),
     /// checked: this build dispatches it and this CPU runs it.
     pub(crate) fn backend_var() -> Result<Option<Backend>, BackendError> {
-        match var(crate::error::BACKEND_VAR)? {
+        match var(hq_plan::BACKEND_VAR)? {
             Some(name) if !name.trim().eq_ignore_ascii_case("auto") => Backend::from_name(&name)
                 .and_then(Backend::check_available)
                 .map(Some)
-                .map_err(|e| invalid(crate::error::BACKEND_VAR, &name, e)),
+                .map_err(|e| invalid(hq_plan::BACKEND_VAR, &name, e)),
             _ => Ok(None),
         }
     }
@@ -402,7 +402,7 @@ mod env {
     /// Decides the selection for this CPU and build: [`start`], then a
     /// calibration if `HQ_CALIBRATE=1`, then `HQ_CHOICE`'s items over it.
     pub(crate) fn decide() -> Result<Selection, BackendError> {
-        let class = crate::classes::this_cpu();
+        let class = hq_plan::classes::this_cpu();
         let mut s = start(
             Backends::FORCED,
             class,

@@ -237,16 +237,29 @@ fn the_selected_plan_is_accepted_again() {
 
 #[test]
 fn every_backend_has_its_force_feature() {
-    let manifest = include_str!("../Cargo.toml");
-    let declared: Vec<&str> = manifest
+    // The facade's features set hq-plan's, where the registry reads them.
+    let expected: Vec<&str> = Backend::all().iter().map(|b| b.force_feature()).collect();
+    let facade: Vec<String> = include_str!("../Cargo.toml")
+        .lines()
+        .filter(|l| l.starts_with("force-"))
+        .map(str::to_owned)
+        .collect();
+    let forwarded: Vec<String> = expected
+        .iter()
+        .map(|f| format!("{f} = [\"hq-plan/{f}\"]"))
+        .collect();
+    assert_eq!(
+        facade, forwarded,
+        "crates/hq/Cargo.toml [features] and the registry differ"
+    );
+    let plan: Vec<&str> = include_str!("../../hq-plan/Cargo.toml")
         .lines()
         .filter_map(|l| l.strip_suffix(" = []"))
         .filter(|f| f.starts_with("force-"))
         .collect();
-    let expected: Vec<&str> = Backend::all().iter().map(|b| b.force_feature()).collect();
     assert_eq!(
-        declared, expected,
-        "crates/hq/Cargo.toml [features] and the registry differ"
+        plan, expected,
+        "crates/hq-plan/Cargo.toml [features] and the registry differ"
     );
     for b in Backend::all() {
         assert_eq!(b.force_feature(), format!("force-{}", b.name()));

@@ -73,7 +73,7 @@ impl From<MissingFeatures> for BackendError {
 
 impl Backend {
     /// Whether this build's free functions can run the backend on this
-    /// CPU: what `HQ_BACKEND` and [`crate::set_backend`] take.
+    /// CPU: what `HQ_BACKEND` and `hq::set_backend` take.
     pub fn is_available(self) -> bool {
         self.is_dispatched() && self.is_supported()
     }
@@ -92,8 +92,8 @@ impl Backend {
     /// the names this build and CPU take.
     ///
     /// ```
-    /// assert_eq!(hq::Backend::from_name("PEXT"), Ok(hq::Backend::Pext));
-    /// let err = hq::Backend::from_name("turbo").unwrap_err();
+    /// assert_eq!(hq_plan::Backend::from_name("PEXT"), Ok(hq_plan::Backend::Pext));
+    /// let err = hq_plan::Backend::from_name("turbo").unwrap_err();
     /// assert!(err.to_string().starts_with("unknown backend \"turbo\""));
     /// ```
     #[cfg(feature = "std")]

@@ -1,5 +1,5 @@
 //! What serves each entry point and piece: a [`Plan`], and its text form
-//! (`HQ_CHOICE`, [`crate::set_plan`], a calibration's output).
+//! (`HQ_CHOICE`, `hq::set_plan`, a calibration's output).
 
 use crate::registry::Backend;
 use core::fmt;
@@ -96,14 +96,14 @@ impl<T: Copy + PartialEq + fmt::Display> fmt::Display for Pieces<T> {
 
 /// The backend of each entry point and piece: what the free functions, the
 /// latency functions and the jobs run. A class's plan
-/// ([`crate::unstable::CLASSES`]), a calibration's ([`crate::calibrate`]),
-/// `HQ_CHOICE` or [`crate::set_plan`] give one.
+/// ([`crate::classes::CLASSES`]), a calibration's (`hq::calibrate`),
+/// `HQ_CHOICE` or `hq::set_plan` give one.
 ///
 /// Its text form lists `entry=backend` items, an entry whose pieces differ
 /// as `entry.rook=…,entry.bishop=…,entry.queen=…`, and `setwise.loop=N`:
 ///
 /// ```
-/// use hq::{Backend, Plan};
+/// use hq_plan::{Backend, Plan};
 ///
 /// let plan = Plan::all(Backend::ScalarRankTable);
 /// let text = plan.to_string();
@@ -129,7 +129,7 @@ pub struct Plan {
     /// loop): below the crossover a few of the fastest lookups beat a
     /// set-wise kernel.
     pub setwise_loop: Pieces<u32>,
-    /// [`crate::latency`].
+    /// `hq::latency`.
     pub latency: Pieces,
 }
 

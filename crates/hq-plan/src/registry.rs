@@ -1,7 +1,7 @@
 //! The one list of backends ([`backend_list!`]), and what is made from it
 //! alone: the [`Backend`] enum and its facts, and running a job on any
 //! backend. The route's match over the backends this build dispatches is
-//! made from the same list (`crate::dispatch`).
+//! made from the same list (the facade's `dispatch`).
 //!
 //! Adding a backend is its crate as a dependency, one line in the list, its
 //! `force-<name>` Cargo feature (`tests/facade.rs` checks it exists) and,
@@ -18,7 +18,11 @@ use hq_core::cpu::{Level, MissingFeatures};
 
 /// The list: one line per backend (variant, token type, force feature, and
 /// `keyed` where its single lookups take a per-square word, `SliderAttacks::single_key`),
-/// handed to `$callback`.
+/// handed to `$callback` (the facade makes its dispatch from it; its
+/// token paths resolve where it is invoked, so that crate depends on every
+/// backend crate).
+#[doc(hidden)]
+#[macro_export]
 macro_rules! backend_list {
     ($callback:ident) => {
         $callback! {
@@ -51,31 +55,16 @@ macro_rules! backend_list {
         }
     };
 }
-pub(crate) use backend_list;
 
 /// A job generic over the backend token, so that it can be monomorphized
 /// for whichever backend is chosen at run time (as `pulp`'s `WithSimd`).
 ///
-/// [`crate::with_backend`] and [`crate::with_active_backend`] run the job
+/// `hq::with_backend` and `hq::with_active_backend` run the job
 /// inside a function compiled for the backend's instruction set; mark `run`
 /// `#[inline(always)]` so that it, and the kernels it calls, are compiled
-/// there too ([`crate::job!`] does).
+/// there too (`hq::job!` does).
 ///
-/// ```
-/// use hq::{Bitboard, SliderAttacks, Square, WithBackend};
-///
-/// struct CountQueenMoves(Bitboard);
-/// impl WithBackend for CountQueenMoves {
-///     type Output = u32;
-///     #[inline(always)]
-///     fn run<B: SliderAttacks>(self, backend: B) -> u32 {
-///         // The whole loop is compiled for `B`: lookups inline, no dispatch.
-///         Square::ALL.iter().map(|&sq| backend.queen_attacks(sq, self.0).count()).sum()
-///     }
-/// }
-///
-/// assert_eq!(hq::with_active_backend(CountQueenMoves(Bitboard::EMPTY)), 1456);
-/// ```
+/// (`hq::with_active_backend`'s docs have an example.)
 pub trait WithBackend {
     /// What the job returns.
     type Output;
@@ -98,7 +87,8 @@ macro_rules! define_backends {
         }
 
         impl Backend {
-            pub(crate) const ALL: &'static [Backend] = &[$(Backend::$variant),*];
+            #[doc(hidden)]
+            pub const ALL: &'static [Backend] = &[$(Backend::$variant),*];
 
             /// The stable name (`HQ_BACKEND=<name>`, feature `force-<name>`).
             pub const fn name(self) -> &'static str {
@@ -113,7 +103,8 @@ macro_rules! define_backends {
             /// The backend's entry points compiled for its level, or what
             /// this CPU lacks.
             #[cfg(feature = "std")]
-            pub(crate) fn entries(self) -> Result<hq_core::entries::Entries, MissingFeatures> {
+            #[doc(hidden)]
+            pub fn entries(self) -> Result<hq_core::entries::Entries, MissingFeatures> {
                 match self {
                     $(Backend::$variant => <$token as SliderAttacks>::require().map(hq_core::entries::Entries::of),)*
                 }
@@ -143,8 +134,9 @@ macro_rules! define_backends {
         }
 
         /// Runs `job` with `backend`'s token, compiled for its level, or
-        /// what this CPU lacks: [`crate::with_backend`], every backend.
-        pub(crate) fn run_with<W: WithBackend>(backend: Backend, job: W) -> Result<W::Output, MissingFeatures> {
+        /// what this CPU lacks: `hq::with_backend`, every backend.
+        #[doc(hidden)]
+        pub fn run_with<W: WithBackend>(backend: Backend, job: W) -> Result<W::Output, MissingFeatures> {
             match backend {
                 $(Backend::$variant => {
                     let token = <$token as SliderAttacks>::require()?;
@@ -159,7 +151,8 @@ macro_rules! define_backends {
 backend_list!(define_backends);
 
 /// Whether this build forces backends.
-pub(crate) const FORCED: bool = {
+#[doc(hidden)]
+pub const FORCED: bool = {
     let mut i = 0;
     while i < Backend::ALL.len() && !Backend::ALL[i].is_forced() {
         i += 1;

@@ -249,7 +249,8 @@ pub const CLASSES: &[ClassChoice] = &[
 
 /// Whether a class of `level` can match a CPU this build runs on: its level
 /// is portable or of this build's architecture.
-pub(crate) const fn on_this_target(level: Level) -> bool {
+#[doc(hidden)]
+pub const fn on_this_target(level: Level) -> bool {
     match level.arch() {
         None => true,
         Some(arch) => hq_core::bytes_eq(arch.as_bytes(), hq_core::cpu::TARGET_ARCH.as_bytes()),
@@ -258,11 +259,11 @@ pub(crate) const fn on_this_target(level: Level) -> bool {
 
 impl Backend {
     /// Whether the free functions can dispatch to the backend
-    /// (`HQ_BACKEND`, [`crate::set_backend`]): in a forced build the
+    /// (`HQ_BACKEND`, `hq::set_backend`): in a forced build the
     /// forced ones; else those some CPU class of this build's target
     /// chooses, or every one with the `all-backends` feature. The others
     /// stay out of programs that only call the free functions;
-    /// [`crate::with_backend`] runs any backend.
+    /// `hq::with_backend` runs any backend.
     pub const fn is_dispatched(self) -> bool {
         match crate::registry::FORCED {
             true => self.is_forced(),
@@ -273,7 +274,8 @@ impl Backend {
 
 /// Whether some class of this build's target names `backend` for `entry`
 /// (any entry: `None`).
-pub(crate) const fn chosen_here(backend: Backend, entry: Option<Entry>) -> bool {
+#[doc(hidden)]
+pub const fn chosen_here(backend: Backend, entry: Option<Entry>) -> bool {
     let mut i = 0;
     while i < CLASSES.len() {
         let class = &CLASSES[i];
@@ -350,7 +352,8 @@ const fn pick_compiled(wanted: Backend, or: Option<Backend>) -> Backend {
 /// (the latency functions: else the single lookups'). A build where none
 /// is enabled fails with the reason. Set-wise calls take the set-wise
 /// backend whatever the count.
-pub(crate) const COMPILED: Option<(&ClassChoice, Plan)> = {
+#[doc(hidden)]
+pub const COMPILED: Option<(&ClassChoice, Plan)> = {
     if cfg!(feature = "std") && !cfg!(target_arch = "wasm32") {
         None
     } else {
@@ -386,7 +389,8 @@ pub(crate) const COMPILED: Option<(&ClassChoice, Plan)> = {
 };
 
 /// [`COMPILED`]'s plan.
-pub(crate) const COMPILED_PLAN: Option<Plan> = match COMPILED {
+#[doc(hidden)]
+pub const COMPILED_PLAN: Option<Plan> = match COMPILED {
     Some((_, plan)) => Some(plan),
     None => None,
 };
@@ -398,9 +402,10 @@ pub(crate) const COMPILED_PLAN: Option<Plan> = match COMPILED {
 /// (`-C target-cpu=native` on an AVX-512 CPU), where every class of that
 /// level agrees (every CPU that runs the build is in one of them). There
 /// the route has no test at all, as multiversion's static dispatcher;
-/// `HQ_BACKEND`, `HQ_CHOICE`, [`crate::set_plan`] and calibrations steer
-/// the other cells only, and [`crate::selection`] says so.
-pub(crate) const fn fixed(entry: Entry, slider: Slider) -> Option<Backend> {
+/// `HQ_BACKEND`, `HQ_CHOICE`, `hq::set_plan` and calibrations steer
+/// the other cells only, and `hq::selection` says so.
+#[doc(hidden)]
+pub const fn fixed(entry: Entry, slider: Slider) -> Option<Backend> {
     FIXED[entry as usize][slider as usize]
 }
 
@@ -475,7 +480,8 @@ const fn fixed_cell(entry: Entry, slider: Slider) -> Option<Backend> {
 /// The set-wise loop of `slider` where this build fixes its set-wise cell
 /// (every class of x86-64-v4 has the same, or 0 where the whole plan is
 /// fixed): a table, so that the route reads a constant.
-pub(crate) const fn fixed_loop(slider: Slider) -> Option<u32> {
+#[doc(hidden)]
+pub const fn fixed_loop(slider: Slider) -> Option<u32> {
     FIXED_LOOP[slider as usize]
 }
 
