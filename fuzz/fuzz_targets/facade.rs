@@ -8,7 +8,7 @@
 #![no_main]
 
 use arbitrary::Arbitrary;
-use hq::{Backend, Bitboard, Choice, Line, Source, Square, reference};
+use hq::{Backend, Bitboard, Line, Plan, Source, Square, reference};
 use hq_fuzz::{Batches, agree, check_batch, setwise_oracle};
 use libfuzzer_sys::fuzz_target;
 
@@ -23,14 +23,15 @@ struct Input {
 
 /// The first call's checks: the selection is what `HQ_BACKEND` asks for.
 fn check_selection() {
-    let selection = hq::init().unwrap_or_else(|e| panic!("hq::init: {e}"));
-    match std::env::var(hq::ENV_VAR) {
+    hq::init().unwrap_or_else(|e| panic!("hq::init: {e}"));
+    let selection = hq::selection();
+    match std::env::var(hq::BACKEND_VAR) {
         Ok(name) if !name.is_empty() && !name.eq_ignore_ascii_case("auto") => {
             let backend = Backend::from_name(&name).expect("a valid HQ_BACKEND");
             assert_eq!(selection.source, Source::Environment, "{selection}");
-            assert_eq!(selection.choice(), Choice::all(backend), "{selection}");
+            assert_eq!(selection.plan, Plan::all(backend), "{selection}");
         }
-        _ => assert_eq!(selection.plan, selection.class.plan(), "{selection}"),
+        _ => assert_eq!(selection.plan, selection.class.plan, "{selection}"),
     }
     eprintln!(
         "facade target: {}",

@@ -45,7 +45,8 @@ impl SliderAttacks for Planted {
     }
     fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
         let right = reference::line_attacks(line, sq, occupancy);
-        let on_line = occupancy.0 & hq::LINE_MASKS[sq as usize].get(line);
+        // h8's rank without h8: a8-g8.
+        let on_line = occupancy.0 & 0x7F << 56;
         if sq == Square::H8 && line == Line::Rank && on_line == Square::B8.bit() {
             right | Bitboard::from(Square::A8)
         } else {
