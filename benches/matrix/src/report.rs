@@ -217,7 +217,8 @@ The same lookups, batches and set-wise calls through \
 /// The bar the facade's free functions must clear against a backend row.
 const FACADE_BAR: f64 = 0.95;
 
-/// The `hq` row (the free functions) of each build against its backends:
+/// The `hq` row (the free functions; in the latency column `hq-latency`,
+/// the latency functions) of each build against its backends:
 /// in a forced build against the forced backend's row, elsewhere against
 /// the best backend row of the cell, and in the cache column against the
 /// row of the backend the plan chose for single lookups. A cell below
@@ -240,7 +241,12 @@ fn facade_against_backends(r: &Results) -> Vec<String> {
                 continue;
             }
             let cells = columns.iter().map(|(w, title)| {
-                let Some(hq) = figure("hq", w) else {
+                // Chains of lookups are the latency functions' column.
+                let facade = match (*w, figure("hq-latency", w)) {
+                    ("latency", Some(f)) => Some(f),
+                    _ => figure("hq", w),
+                };
+                let Some(hq) = facade else {
                     return "—".to_owned();
                 };
                 let slider = hq::Slider::ALL.into_iter().find(|s| s.name() == piece);
@@ -286,7 +292,8 @@ fn facade_against_backends(r: &Results) -> Vec<String> {
         format!(
             "## The free functions against their backends
 
-The `hq` row over: in a \
+The `hq` row (in the latency \
+             column `hq-latency`, the functions for chains) over: in a \
              `force-<backend>` build, that backend's row; in the cache column, the row of the \
              backend the plan chose for single lookups; elsewhere the cell's best backend row \
              (named). **Bold** is below {FACADE_BAR:.2}."

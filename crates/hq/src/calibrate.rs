@@ -256,13 +256,19 @@ struct CellLoop {
     keys: Option<[u64; 64]>,
 }
 
-/// A single-lookup loop (`chain`: each occupancy depends on the previous
-/// result, e4 of it flipped in the next).
-fn singles(chain: bool, f: impl Fn(Square, Bitboard) -> Bitboard + 'static) -> Loop {
+/// A single-lookup loop (`CHAIN`: each occupancy depends on the previous
+/// result, e4 of it flipped in the next; a constant, so that the
+/// independent loop carries no dependency: computed at run time, its
+/// `& 0` still chained the lookups, and every candidate was timed for
+/// latency in both cells).
+fn singles<const CHAIN: bool>(f: impl Fn(Square, Bitboard) -> Bitboard + 'static) -> Loop {
     Box::new(move |inputs, sink| {
         let (mut acc, mut previous) = (0, 0u64);
         for &(sq, occ) in core::hint::black_box(&inputs.singles) {
-            let occ = Bitboard(occ.0 ^ (previous & (1 << 28) & 0u64.wrapping_sub(chain as u64)));
+            let occ = match CHAIN {
+                true => Bitboard(occ.0 ^ (previous & (1 << 28))),
+                false => occ,
+            };
             previous = f(sq, occ).0;
             acc ^= previous;
         }
@@ -332,12 +338,12 @@ impl Kernel for CellLoop {
         let set = move |set, o| unsafe { e.setwise[s](set, o) };
         let keyed = move |sq, o| lookup(token, keys.as_ref(), slider, sq, o);
         match (entry, inlined) {
-            (Entry::Single, true) => singles(false, keyed),
-            (Entry::Single, false) => singles(false, single),
-            (Entry::Latency, true) => singles(true, move |sq, o| {
-                Single::<LATENCY>(slider, sq, o).run(token)
-            }),
-            (Entry::Latency, false) => singles(true, single),
+            (Entry::Single, true) => singles::<false>(keyed),
+            (Entry::Single, false) => singles::<false>(single),
+            (Entry::Latency, true) => {
+                singles::<true>(move |sq, o| Single::<LATENCY>(slider, sq, o).run(token))
+            }
+            (Entry::Latency, false) => singles::<true>(single),
             (Entry::Batch, true) => batches(move |sq, o, out| {
                 Batch::<FreeFunctions>(slider, sq, o, out, PhantomData).run(token)
             }),
