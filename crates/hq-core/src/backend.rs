@@ -223,11 +223,13 @@ pub trait SliderAttacks: Copy + Send + Sync + core::fmt::Debug + 'static {
     }
 
     /// Rook attacks of many squares over one occupancy: `out[i]` for `squares[i]`.
+    /// The default loops are always inlined, so that they are compiled for
+    /// their caller's level (a job's: where LLVM vectorizes them).
     ///
     /// # Panics
     ///
     /// If `squares` and `out` differ in length.
-    #[inline]
+    #[inline(always)]
     fn rook_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
         check_batch_lengths(squares.len(), out.len());
         for (o, &sq) in out.iter_mut().zip(squares) {
@@ -236,7 +238,7 @@ pub trait SliderAttacks: Copy + Send + Sync + core::fmt::Debug + 'static {
     }
 
     /// Bishop attacks of many squares over one occupancy. Panics as [`Self::rook_attacks_batch`].
-    #[inline]
+    #[inline(always)]
     fn bishop_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
         check_batch_lengths(squares.len(), out.len());
         for (o, &sq) in out.iter_mut().zip(squares) {
@@ -245,7 +247,7 @@ pub trait SliderAttacks: Copy + Send + Sync + core::fmt::Debug + 'static {
     }
 
     /// Queen attacks of many squares over one occupancy. Panics as [`Self::rook_attacks_batch`].
-    #[inline]
+    #[inline(always)]
     fn queen_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
         check_batch_lengths(squares.len(), out.len());
         for (o, &sq) in out.iter_mut().zip(squares) {

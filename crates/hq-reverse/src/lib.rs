@@ -37,7 +37,7 @@ hq_core::slider_token! {
     /// The reverse-bitboard backend token, `reverse-bitboards`.
     pub struct ReverseBitboards: "reverse-bitboards", portable;
     impl {
-        #[inline]
+        #[inline(always)]
         fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
             Bitboard(join(line_attacks_split(
                 occupancy.0,
@@ -47,7 +47,7 @@ hq_core::slider_token! {
             )))
         }
 
-        #[inline]
+        #[inline(always)]
         fn rook_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
             Bitboard(join(rook_attacks_split(
                 occupancy.0,
@@ -56,7 +56,7 @@ hq_core::slider_token! {
             )))
         }
 
-        #[inline]
+        #[inline(always)]
         fn bishop_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
             Bitboard(join(bishop_attacks_split(
                 occupancy.0,
@@ -65,26 +65,26 @@ hq_core::slider_token! {
             )))
         }
 
-        #[inline]
+        #[inline(always)]
         fn queen_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
             self.queen_attacks_pair(sq, occupancy, Bitboard(reverse(occupancy.0)))
         }
 
         /// The method's point: with the reversed occupancy kept by the board,
         /// no reversal of the occupancy at all (one of the result).
-        #[inline]
+        #[inline(always)]
         fn rook_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
             hq_core::debug_check_pair(occupancy, reversed);
             Bitboard(join(rook_attacks_split(occupancy.0, reversed.0, sq)))
         }
 
-        #[inline]
+        #[inline(always)]
         fn bishop_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
             hq_core::debug_check_pair(occupancy, reversed);
             Bitboard(join(bishop_attacks_split(occupancy.0, reversed.0, sq)))
         }
 
-        #[inline]
+        #[inline(always)]
         fn queen_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
             hq_core::debug_check_pair(occupancy, reversed);
             let (rf, rr) = rook_attacks_split(occupancy.0, reversed.0, sq);
@@ -93,7 +93,7 @@ hq_core::slider_token! {
         }
 
         /// One occupancy reversal for all squares: the reversed sets are per square anyway.
-        #[inline]
+        #[inline(always)]
         fn rook_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
             hq_core::check_batch_lengths(squares.len(), out.len());
             let reversed = reverse(occupancy.0);
@@ -102,7 +102,7 @@ hq_core::slider_token! {
             }
         }
 
-        #[inline]
+        #[inline(always)]
         fn bishop_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
             hq_core::check_batch_lengths(squares.len(), out.len());
             let reversed = reverse(occupancy.0);
@@ -111,7 +111,7 @@ hq_core::slider_token! {
             }
         }
 
-        #[inline]
+        #[inline(always)]
         fn queen_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
             hq_core::check_batch_lengths(squares.len(), out.len());
             let reversed = reverse(occupancy.0);
