@@ -1,8 +1,11 @@
-//! Perft nodes per second: `auto` (`hq`'s choice), every backend
-//! (`hq-chess`, monomorphized per backend) and the peers' perft on the same
-//! positions, by the `hq-chess` crate's own comparison (start position depth
-//! 6 and Kiwipete depth 5; `--quick`: 5 and 4), which checks every count
-//! against the known value. Built in the `runtime` configuration's target dir.
+//! Perft nodes per second: `auto` (`hq`'s choice, a job), the free
+//! functions, every backend (`hq-chess`, monomorphized per backend) and the
+//! peers' perft on the same positions, by the `hq-chess` crate's own
+//! comparison (start position depth 6 and Kiwipete depth 5; `--quick`: 5
+//! and 4), which checks every count against the known value; then the hash
+//! perft of the `hq` rows (the same positions with a 64 MiB transposition
+//! table: positions `startpos hash` and `kiwipete hash`). Built in the
+//! `runtime` configuration's target dir.
 
 use crate::CARGO;
 use crate::run::build_env;
@@ -66,7 +69,14 @@ fn figure(line: &str) -> Option<PerftFigure> {
     let [workload, engine, nodes, seconds, _] = line.split(',').collect::<Vec<_>>()[..] else {
         return None;
     };
+    // `<position> d<depth>`, or `<position> d<depth> hash` (the hash perft,
+    // recorded as position `<position> hash`).
+    let (workload, hash) = match workload.strip_suffix(" hash") {
+        Some(plain) => (plain, " hash"),
+        None => (workload, ""),
+    };
     let (position, depth) = workload.rsplit_once(" d")?;
+    let position = format!("{position}{hash}");
     let (nodes, seconds): (u64, f64) = (nodes.parse().ok()?, seconds.parse().ok()?);
     let row = engine
         .strip_prefix("hq-chess/")
@@ -74,10 +84,32 @@ fn figure(line: &str) -> Option<PerftFigure> {
     Some(PerftFigure {
         config: "runtime".to_owned(),
         row: row.to_owned(),
-        position: position.to_owned(),
+        position,
         depth: depth.parse().ok()?,
         nodes,
         seconds,
         mnps: nodes as f64 / seconds.max(1e-9) / 1e6,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::figure;
+
+    #[test]
+    fn the_example_s_lines_parse_plain_and_hashed() {
+        let plain = figure("startpos d6,hq-chess/pext,119060324,0.5,238120648").expect("parses");
+        assert_eq!(
+            (plain.position.as_str(), plain.depth, plain.row.as_str()),
+            ("startpos", 6, "pext")
+        );
+        let hashed =
+            figure("kiwipete d5 hash,hq-chess/auto,193690690,0.25,774762760").expect("parses");
+        assert_eq!(
+            (hashed.position.as_str(), hashed.depth, hashed.row.as_str()),
+            ("kiwipete hash", 5, "auto")
+        );
+        assert!((hashed.mnps - 774.76276).abs() < 1e-3);
+        assert!(figure("kiwipete,auto").is_none());
+    }
 }

@@ -11,7 +11,10 @@
 //! ```
 //!
 //! Default workloads: start position depth 6 and Kiwipete depth 5 (`--quick`:
-//! depths 5 and 4). Each engine's best of `--repeat` runs (default 3) is
+//! depths 5 and 4), then the hash perft of the `hq` rows (`auto`, the free
+//! functions, each backend): start position depth 6 and Kiwipete depth 5
+//! with a 64 MiB transposition table (`--quick`: 5 and 4), the shape of an
+//! engine's search. Each engine's best of `--repeat` runs (default 3) is
 //! kept, one thread each; the runs go in rounds over every engine after a
 //! warm-up run, so that no engine is favoured by its place in the order. `--csv` adds machine-readable lines
 //! `csv,workload,engine,nodes,seconds,nps` for the bench matrix.
@@ -27,7 +30,8 @@ use hq::{Backend, SliderAttacks, WithBackend};
 use hq_chess::perft_with;
 #[cfg(feature = "peers-board-options")]
 use hq_chess::upkeep::{AttackTable, MackCheck, Reversed, Upkeep};
-use hq_chess::{Position, perft};
+use hq_chess::{FreeFunctions, HashTable, Position, perft, perft_hashed};
+use std::cell::RefCell;
 #[cfg(feature = "peers-board-options")]
 use std::marker::PhantomData;
 use std::time::Instant;
@@ -46,43 +50,81 @@ struct Args {
     csv: bool,
 }
 
-/// A position, a depth and the known count.
+/// A position, a depth and the known count; `hashed`: perft with a
+/// transposition table of [`TABLE_MIB`] (`hq_chess::perft_hashed`), run by
+/// the `hq` rows only (the peers have no such perft).
 struct Workload {
     name: &'static str,
     fen: &'static str,
     depth: u32,
     expected: u64,
+    hashed: bool,
 }
+
+/// The hash perft's table: 64 MiB, far beyond the caches, as an engine's.
+const TABLE_MIB: usize = 64;
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
-const FULL: [Workload; 2] = [
+const FULL: [Workload; 4] = [
     Workload {
         name: "startpos d6",
         fen: hq_chess::STARTPOS_FEN,
         depth: 6,
         expected: 119_060_324,
+        hashed: false,
     },
     Workload {
         name: "kiwipete d5",
         fen: KIWIPETE,
         depth: 5,
         expected: 193_690_690,
+        hashed: false,
+    },
+    Workload {
+        name: "startpos d6 hash",
+        fen: hq_chess::STARTPOS_FEN,
+        depth: 6,
+        expected: 119_060_324,
+        hashed: true,
+    },
+    Workload {
+        name: "kiwipete d5 hash",
+        fen: KIWIPETE,
+        depth: 5,
+        expected: 193_690_690,
+        hashed: true,
     },
 ];
 
-const QUICK: [Workload; 2] = [
+const QUICK: [Workload; 4] = [
     Workload {
         name: "startpos d5",
         fen: hq_chess::STARTPOS_FEN,
         depth: 5,
         expected: 4_865_609,
+        hashed: false,
     },
     Workload {
         name: "kiwipete d4",
         fen: KIWIPETE,
         depth: 4,
         expected: 4_085_603,
+        hashed: false,
+    },
+    Workload {
+        name: "startpos d5 hash",
+        fen: hq_chess::STARTPOS_FEN,
+        depth: 5,
+        expected: 4_865_609,
+        hashed: true,
+    },
+    Workload {
+        name: "kiwipete d4 hash",
+        fen: KIWIPETE,
+        depth: 4,
+        expected: 4_085_603,
+        hashed: true,
     },
 ];
 
@@ -96,6 +138,41 @@ impl WithBackend for TimedPerft<'_> {
         let nodes = perft(self.0, self.1, token);
         (nodes, start.elapsed().as_secs_f64())
     }
+}
+
+/// One timed hash perft (the table cleared first, untimed), monomorphized
+/// for the backend.
+struct TimedHashPerft<'a>(&'a Position, u32, &'a RefCell<HashTable>);
+
+impl WithBackend for TimedHashPerft<'_> {
+    type Output = (u64, f64);
+    fn run<B: SliderAttacks>(self, token: B) -> (u64, f64) {
+        let mut table = self.2.borrow_mut();
+        table.clear();
+        let start = Instant::now();
+        let nodes = perft_hashed(self.0, self.1, token, &mut table);
+        (nodes, start.elapsed().as_secs_f64())
+    }
+}
+
+/// A perft job, plain or hashed as `w` says.
+fn timed<'a>(
+    w: &Workload,
+    position: &'a Position,
+    table: &'a RefCell<HashTable>,
+) -> impl WithBackend<Output = (u64, f64)> + 'a {
+    struct Either<'a>(Option<&'a RefCell<HashTable>>, &'a Position, u32);
+    impl WithBackend for Either<'_> {
+        type Output = (u64, f64);
+        #[inline(always)]
+        fn run<B: SliderAttacks>(self, token: B) -> (u64, f64) {
+            match self.0 {
+                Some(table) => TimedHashPerft(self.1, self.2, table).run(token),
+                None => TimedPerft(self.1, self.2).run(token),
+            }
+        }
+    }
+    Either(w.hashed.then_some(table), position, w.depth)
 }
 
 /// One timed perft with the board keeping what `U` keeps.
@@ -167,7 +244,10 @@ fn main() {
     let (csv, repeat) = (args.csv, usize::from(args.repeat));
     let workloads = if args.quick { &QUICK } else { &FULL };
 
-    let mut engines: Vec<String> = vec!["hq-chess/auto".to_owned()];
+    let mut engines: Vec<String> = vec![
+        "hq-chess/auto".to_owned(),
+        format!("hq-chess/{}", FreeFunctions::NAME),
+    ];
     engines.extend(Backend::supported().map(|b| format!("hq-chess/{}", b.name())));
     let maintained = maintained_rows();
     engines.extend(maintained.iter().map(|(name, _)| name.clone()));
@@ -179,29 +259,41 @@ fn main() {
     // rows[engine][workload] = Mnps or a note.
     let mut rows: Vec<Vec<String>> = vec![Vec::new(); engines.len()];
     let mut failed = false;
+    let table = RefCell::new(HashTable::new(TABLE_MIB));
+    let table = &table;
     for w in workloads {
         let position = Position::from_fen(w.fen).expect("workload FENs are valid");
         let position = &position;
         // Every engine's run, in the table's order.
         type Run<'a> = Box<dyn FnMut() -> Result<(u64, f64), String> + 'a>;
-        let mut runs: Vec<Run> = vec![Box::new(|| {
-            Ok(hq::with_active_backend(TimedPerft(position, w.depth)))
-        })];
+        let mut runs: Vec<Run> = vec![
+            Box::new(|| Ok(hq::with_active_backend(timed(w, position, table)))),
+            // The free functions, from this program's own code (no job).
+            Box::new(|| Ok(timed(w, position, table).run(FreeFunctions::get()))),
+        ];
         for b in Backend::supported() {
             runs.push(Box::new(move || {
-                hq::with_backend(b, TimedPerft(position, w.depth)).map_err(|e| e.to_string())
+                hq::with_backend(b, timed(w, position, table)).map_err(|e| e.to_string())
             }));
         }
+        let plain_only = || Err("plain perft only (no hash perft)".to_string());
         for (_, run) in &maintained {
-            runs.push(Box::new(move || run(position, w.depth)));
+            match w.hashed {
+                false => runs.push(Box::new(move || run(position, w.depth))),
+                true => runs.push(Box::new(plain_only)),
+            }
         }
-        runs.push(Box::new(|| peers::time_cozy(w.fen, w.depth)));
-        runs.push(Box::new(|| peers::time_shakmaty(w.fen, w.depth)));
-        let sf = &mut stockfish;
-        runs.push(Box::new(move || match sf.as_mut() {
-            Some(sf) => sf.perft(w.fen, w.depth, false),
-            None => Err("not installed".to_string()),
-        }));
+        if w.hashed {
+            runs.extend((0..3).map(|_| -> Run { Box::new(plain_only) }));
+        } else {
+            runs.push(Box::new(|| peers::time_cozy(w.fen, w.depth)));
+            runs.push(Box::new(|| peers::time_shakmaty(w.fen, w.depth)));
+            let sf = &mut stockfish;
+            runs.push(Box::new(move || match sf.as_mut() {
+                Some(sf) => sf.perft(w.fen, w.depth, false),
+                None => Err("not installed".to_string()),
+            }));
+        }
         // A warm-up run (clock ramp-up, tables touched), then `repeat`
         // rounds over every engine, so that no engine is favoured by its
         // place in the order; each keeps its fastest run.

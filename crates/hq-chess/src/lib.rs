@@ -2,6 +2,12 @@
 //! random games and perft on any slider-attack backend, with the seeds'
 //! maintained structures as board options.
 //!
+//! **What it is for:** the project's test and benchmark board (the perft
+//! suites that check every backend end to end, the perft stage of
+//! `cargo xtask bench-matrix`). It is not a user API and is not published;
+//! an engine builds its own board on `hq-attacks` (see
+//! `docs/engine-integration.md` and `crates/hq/examples/engine.rs`).
+//!
 //! Perft (the number of leaves of the legal move tree at a given depth) is
 //! how chess programs prove their attack and move-generation code end to end:
 //! one wrong attack set anywhere changes the count. This crate runs it on top
@@ -19,7 +25,10 @@
 //!   [`perft_parallel`] with rayon root splitting; [`perft_with`] with a
 //!   board option of [`upkeep`] (the reversed occupancy and the pair entry
 //!   points, Mack's table-free in-check test, Hyatt's incremental attack
-//!   table): same counts, other speeds.
+//!   table): same counts, other speeds; [`perft_hashed`] with a
+//!   transposition table ([`HashTable`]), the search shape engines run;
+//!   [`FreeFunctions`], a token on `hq`'s free functions, for perft as
+//!   user code calls them.
 //! * [`playout`]: random legal games.
 //! * [`epd`]: the perft-suite format (`FEN ;D1 n ;D2 n ...`) and the
 //!   published suites, part of this repository.
@@ -54,6 +63,8 @@
 mod board;
 pub mod cli;
 pub mod epd;
+mod free;
+mod hash;
 mod movegen;
 mod perft;
 pub mod playout;
@@ -62,5 +73,9 @@ mod tables;
 pub mod upkeep;
 
 pub use board::{MAX_MOVES, Move, MoveKind, MoveList, UciMove};
-pub use perft::{divide, divide_parallel, perft, perft_on, perft_parallel, perft_with};
+pub use free::FreeFunctions;
+pub use hash::HashTable;
+pub use perft::{
+    divide, divide_parallel, perft, perft_hashed, perft_on, perft_parallel, perft_with,
+};
 pub use position::{FenError, IllegalMove, Position, STARTPOS_FEN};

@@ -28,6 +28,8 @@ macro_rules! backend_list {
         $callback! {
             /// PEXT tables (`hq_pext::Pext`).
             Pext = hq_pext::Pext, "force-pext", keyed;
+            /// Compact PEXT tables, unpacked by PDEP (`hq_pext::PextPdep`).
+            PextPdep = hq_pext::PextPdep, "force-pext-pdep";
             /// AVX-512 + GFNI HQ (`hq_simd::Avx512`).
             Avx512 = hq_simd::Avx512, "force-avx512", keyed;
             /// AVX2 HQ (`hq_simd::Avx2`).

@@ -1,0 +1,74 @@
+//! A token on `hq`'s free functions: perft (and anything generic over a
+//! token) as user code calls them, with no job around it.
+
+use hq_core::{Bitboard, Line, Square};
+
+hq_core::slider_token! {
+    /// `hq`'s free functions as a token (`free-functions`): every lookup is
+    /// `hq::rook_attacks` and its siblings, from code compiled for the
+    /// build's own target features. Unlike a backend's token, it runs its
+    /// callers as they are (`run_compiled` compiles nothing for a level):
+    /// the shape of a search written on the free functions.
+    pub struct FreeFunctions: "free-functions", portable;
+    impl {
+        #[inline(always)]
+        fn run_compiled<R>(self, f: impl FnOnce(Self) -> R) -> R {
+            f(self)
+        }
+
+        #[inline(always)]
+        fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
+            hq::line_attacks(line, sq, occupancy)
+        }
+
+        #[inline(always)]
+        fn rook_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+            hq::rook_attacks(sq, occupancy)
+        }
+
+        #[inline(always)]
+        fn bishop_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+            hq::bishop_attacks(sq, occupancy)
+        }
+
+        #[inline(always)]
+        fn queen_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+            hq::queen_attacks(sq, occupancy)
+        }
+
+        #[inline(always)]
+        fn rook_attacks_setwise(self, rooks: Bitboard, occupancy: Bitboard) -> Bitboard {
+            hq::rook_attacks_setwise(rooks, occupancy)
+        }
+
+        #[inline(always)]
+        fn bishop_attacks_setwise(self, bishops: Bitboard, occupancy: Bitboard) -> Bitboard {
+            hq::bishop_attacks_setwise(bishops, occupancy)
+        }
+
+        #[inline(always)]
+        fn queen_attacks_setwise(self, queens: Bitboard, occupancy: Bitboard) -> Bitboard {
+            hq::queen_attacks_setwise(queens, occupancy)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{HashTable, Position, perft, perft_hashed};
+
+    #[test]
+    fn perft_on_the_free_functions_counts_right() {
+        let token = FreeFunctions::get();
+        let kiwipete: Position =
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+                .parse()
+                .expect("valid FEN");
+        assert_eq!(perft(&kiwipete, 3, token), 97_862);
+        assert_eq!(
+            perft_hashed(&kiwipete, 3, token, &mut HashTable::new(1)),
+            97_862
+        );
+    }
+}

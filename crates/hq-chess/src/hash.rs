@@ -1,0 +1,157 @@
+//! The transposition table of [`crate::perft_hashed`]: an engine's hash
+//! table in its simplest form (one slot per index, always replaced), large
+//! enough that its reads miss every cache, as an engine's do.
+
+use crate::board::Board;
+
+/// What [`crate::perft`]'s recursion asks of a table.
+pub(crate) trait Table {
+    /// The key of `board` searched `depth` plies deep.
+    fn key(board: &Board, depth: u32) -> u64;
+    /// The count stored under `key`, if any.
+    fn probe(&self, key: u64) -> Option<u64>;
+    /// Stores `nodes` under `key`.
+    fn store(&mut self, key: u64, nodes: u64);
+}
+
+/// No table: plain perft (every method a no-op the optimizer removes).
+pub(crate) struct NoTable;
+
+impl Table for NoTable {
+    #[inline(always)]
+    fn key(_: &Board, _: u32) -> u64 {
+        0
+    }
+    #[inline(always)]
+    fn probe(&self, _: u64) -> Option<u64> {
+        None
+    }
+    #[inline(always)]
+    fn store(&mut self, _: u64, _: u64) {}
+}
+
+/// A transposition table of perft counts: `(key, count)` slots of 16
+/// bytes, indexed by the key's low bits, always replaced. The key is a
+/// 64-bit hash of the whole board and the depth, checked in full on a
+/// probe; a false hit would need two positions of one search with the same
+/// 64 bits (the perft counts, checked against the known ones, would show
+/// it).
+pub struct HashTable {
+    slots: Vec<[u64; 2]>,
+}
+
+impl HashTable {
+    /// A table of `mib` MiB (rounded down to a power of two slots, at least
+    /// one), on 2 MiB pages where Linux grants them (`MADV_HUGEPAGE`, as
+    /// engines ask for): on 4 KiB pages a random read is also a page walk.
+    pub fn new(mib: usize) -> HashTable {
+        let slots = (mib.max(1) << 20) / 16;
+        let slots = 1usize << slots.ilog2();
+        let mut v: Vec<[u64; 2]> = Vec::with_capacity(slots);
+        advise_huge_pages(v.as_mut_ptr() as usize, slots * 16);
+        v.resize(slots, [0, 0]);
+        HashTable { slots: v }
+    }
+
+    /// Empties the table (a new search).
+    pub fn clear(&mut self) {
+        self.slots.fill([0, 0]);
+    }
+
+    /// The table's size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * 16
+    }
+
+    #[inline(always)]
+    fn slot(&self, key: u64) -> usize {
+        key as usize & (self.slots.len() - 1)
+    }
+}
+
+impl Table for HashTable {
+    /// A multiply-xorshift mix of the board's words (the white pieces and
+    /// the kinds give every piece; side, castling and en passant, and the
+    /// depth, in the last word). Key 0 is never stored: an empty slot.
+    #[inline(always)]
+    fn key(board: &Board, depth: u32) -> u64 {
+        const K: u64 = 0x9E37_79B9_7F4A_7C15;
+        let state = board.ep
+            ^ u64::from(board.side)
+            ^ u64::from(board.castling) << 1
+            ^ u64::from(depth) << 8;
+        let mut h = 0u64;
+        for w in [
+            board.kinds[0],
+            board.kinds[1],
+            board.kinds[2],
+            board.kinds[3],
+        ] {
+            h = (h ^ w).wrapping_mul(K).rotate_left(29);
+        }
+        for w in [board.kinds[4], board.kinds[5], board.colors[0], state] {
+            h = (h ^ w).wrapping_mul(K).rotate_left(29);
+        }
+        (h ^ h >> 32).wrapping_mul(K) | 1
+    }
+
+    #[inline(always)]
+    fn probe(&self, key: u64) -> Option<u64> {
+        let [k, nodes] = self.slots[self.slot(key)];
+        (k == key).then_some(nodes)
+    }
+
+    #[inline(always)]
+    fn store(&mut self, key: u64, nodes: u64) {
+        let i = self.slot(key);
+        self.slots[i] = [key, nodes];
+    }
+}
+
+/// Asks Linux to back `[start, start + len)`, an allocation not yet
+/// touched, with 2 MiB pages; elsewhere, nothing.
+fn advise_huge_pages(start: usize, len: usize) {
+    #[cfg(target_os = "linux")]
+    {
+        const PAGE: usize = 4096;
+        let (first, last) = (start.next_multiple_of(PAGE), (start + len) / PAGE * PAGE);
+        if last > first {
+            // SAFETY: [first, last) lies inside the caller's allocation,
+            // which madvise neither reads nor writes: MADV_HUGEPAGE only
+            // changes how its untouched pages will be backed.
+            let _ = unsafe {
+                libc::madvise(
+                    first as *mut libc::c_void,
+                    last - first,
+                    libc::MADV_HUGEPAGE,
+                )
+            };
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (start, len);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Position;
+
+    #[test]
+    fn a_table_is_a_power_of_two_of_slots_and_stores_what_it_is_given() {
+        let mut table = HashTable::new(3);
+        assert_eq!(table.bytes(), 2 << 20);
+        let board = &Position::startpos().board;
+        let key = HashTable::key(board, 4);
+        assert_ne!(
+            key,
+            HashTable::key(board, 5),
+            "the depth is part of the key"
+        );
+        assert_eq!(table.probe(key), None);
+        table.store(key, 197_281);
+        assert_eq!(table.probe(key), Some(197_281));
+        table.clear();
+        assert_eq!(table.probe(key), None);
+    }
+}
