@@ -12,7 +12,7 @@
 //! (PDEP, 3 cycles on the CPUs with a fast PEXT), and a table that stays
 //! in L2 where engines' transposition tables evict the large one.
 
-#[cfg(test)]
+#[cfg(any(not(target_arch = "x86_64"), miri, test))]
 use super::soft_pext;
 use super::{BISHOP_LAYOUT, BISHOP_STEPS, ROOK_ENTRIES, ROOK_LAYOUT, ROOK_STEPS, walk};
 use hq_core::cpu::Level;
