@@ -1,13 +1,16 @@
-//! `cargo xtask readme`: the README's measured tables, generated from every
-//! committed bench-matrix run (`benches/results/<cpu-id>/results.json`), so
-//! that each figure in the README names its CPU and comes from a file anyone
-//! can check; `--check` (CI) fails if the README is not what they give. The
-//! text between `<!-- BEGIN GENERATED: <name> (cargo xtask readme) -->` and
-//! `<!-- END GENERATED: <name> -->` is generated; the rest is hand-written.
+//! `cargo xtask readme`: the measured tables of the README (a small speed
+//! table per CPU) and of `docs/benchmarks.md` (the matrix and perft),
+//! generated from every committed bench-matrix run
+//! (`benches/results/<cpu-id>/results.json`), so that each figure names its
+//! CPU and comes from a file anyone can check; `--check` (CI) fails if a
+//! file is not what they give. The text between `<!-- BEGIN GENERATED:
+//! <name> (cargo xtask readme) -->` and `<!-- END GENERATED: <name> -->` is
+//! generated; the rest is hand-written.
 
 use crate::report::{code, distinct, line, metas, piece_table, table};
 use anyhow::{Context as _, ensure};
 use hq_bench_format::{REFERENCE_ROW, Results, RowKind, RowMeta, WORKLOADS};
+use std::path::Path;
 
 /// `cargo xtask readme`'s options.
 #[derive(clap::Args)]
@@ -36,8 +39,8 @@ fn matrix(runs: &[Results]) -> String {
         md += &format!(
             "#### {model} — `benches/results/{id}/`\n\n{summary}; {rustc}; {date}. Million queen \
              lookups per second (× the `{REFERENCE_ROW}` backend in the same build). Full matrix \
-             (rook, bishop, every forced build): [`matrix.md`](benches/results/{id}/matrix.md), \
-             chart: [`chart.svg`](benches/results/{id}/chart.svg).\n\n"
+             (rook, bishop, every forced build): [`matrix.md`](../benches/results/{id}/matrix.md), \
+             chart: [`chart.svg`](../benches/results/{id}/chart.svg).\n\n"
         );
         for (config, meta) in metas(r).filter(|(c, _)| ["runtime", "native"].contains(c)) {
             let of = |k| meta.rows.iter().filter(move |row: &&RowMeta| row.kind == k);
@@ -91,14 +94,76 @@ fn perft(runs: &[Results]) -> String {
     md
 }
 
+/// The README's speed section: per CPU, the free functions of the runtime
+/// build in throughput, against the best backend row and the best peer.
+fn speed(runs: &[Results]) -> String {
+    let mut md = String::new();
+    for r in runs {
+        let (model, id, date, commit) = (&r.cpu.model_name, &r.cpu.id, &r.date, &r.git_commit);
+        let best = |kind: RowKind, piece: &str| {
+            let meta = metas(r).find(|(c, _)| *c == "runtime")?.1;
+            let rows = meta.rows.iter().filter(|m| m.kind == kind);
+            rows.filter_map(|m| {
+                Some((
+                    m.name.as_str(),
+                    r.figure("runtime", &m.name, piece, "throughput")?
+                        .mlookups_per_s,
+                ))
+            })
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+        };
+        let body = ["queen", "rook", "bishop"].into_iter().filter_map(|piece| {
+            let hq = r
+                .figure("runtime", "hq", piece, "throughput")?
+                .mlookups_per_s;
+            let (backend, b) = best(RowKind::Backend, piece)?;
+            let (peer, p) = best(RowKind::Peer, piece)?;
+            Some(line(
+                &[piece],
+                [
+                    format!("{hq:.0}"),
+                    format!("{:.2}× `{backend}`", hq / b),
+                    format!("{:.2}× `{peer}` ({p:.0})", hq / p),
+                ],
+            ))
+        });
+        let table = table("piece|`hq` M/s|÷ best backend|÷ best peer", body, 1);
+        md += &format!(
+            "{model} (`{id}`, commit `{commit}`, {date}): the free functions of a default build, million \
+             independent lookups per second ([`matrix.md`](benches/results/{id}/matrix.md)).\n\n\
+             {table}\n\n"
+        );
+    }
+    if md.is_empty() {
+        md.push_str("No full run is committed yet: run `cargo xtask bench-matrix`.\n");
+    }
+    md
+}
+
 /// Replaces the text between the markers of `name`.
 fn replace_section(text: &str, name: &str, body: &str) -> anyhow::Result<String> {
     let begin = format!("<!-- BEGIN GENERATED: {name} (cargo xtask readme) -->");
     let end = format!("<!-- END GENERATED: {name} -->");
-    let missing = |marker: &str| format!("README.md has no `{marker}` marker");
+    let missing = |marker: &str| format!("no `{marker}` marker");
     let (before, rest) = text.split_once(&begin).with_context(|| missing(&begin))?;
     let (_, after) = rest.split_once(&end).with_context(|| missing(&end))?;
     Ok(format!("{before}{begin}\n{body}{end}{after}"))
+}
+
+/// `path`'s text with `sections` regenerated; written, or with `--check`
+/// compared. Returns whether it was current.
+fn regenerate(path: &Path, sections: &[(&str, String)], check: bool) -> anyhow::Result<bool> {
+    let old =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut new = old.clone();
+    for (name, body) in sections {
+        new =
+            replace_section(&new, name, body).with_context(|| format!("in {}", path.display()))?;
+    }
+    if !check && new != old {
+        std::fs::write(path, &new).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(new == old)
 }
 
 /// The task.
@@ -106,18 +171,28 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let root = crate::workspace_root();
     let runs = hq_bench_format::committed_runs(&root.join("benches/results"));
     let runs = runs.map_err(anyhow::Error::msg)?;
-    let path = root.join("README.md");
-    let old = std::fs::read_to_string(&path)
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    let new = replace_section(&old, "matrix", &matrix(&runs))?;
-    let new = replace_section(&new, "perft", &perft(&runs))?;
+    let files = [
+        ("README.md", vec![("speed", speed(&runs))]),
+        (
+            "docs/benchmarks.md",
+            vec![("matrix", matrix(&runs)), ("perft", perft(&runs))],
+        ),
+    ];
+    let mut stale = Vec::new();
+    for (file, sections) in &files {
+        if !regenerate(&root.join(file), sections, args.check)? {
+            stale.push(*file);
+        }
+    }
     let n = runs.len();
     if args.check {
-        let stale = "README.md's generated tables differ from benches/results/";
-        ensure!(new == old, "{stale}: run `cargo xtask readme`");
+        ensure!(
+            stale.is_empty(),
+            "the generated tables of {} differ from benches/results/: run `cargo xtask readme`",
+            stale.join(", ")
+        );
         println!("readme: the generated tables match {n} committed run(s)");
     } else {
-        std::fs::write(&path, new).with_context(|| format!("cannot write {}", path.display()))?;
         println!("readme: regenerated the tables from {n} committed run(s)");
     }
     Ok(())

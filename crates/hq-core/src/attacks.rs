@@ -6,7 +6,7 @@
 
 use crate::leapers::{KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS};
 use crate::piece::Color;
-use crate::{Bitboard, Line, Square, reference};
+use crate::{Bitboard, Direction, Line, Square, reference};
 
 /// The squares a knight on `sq` attacks.
 ///
@@ -36,6 +36,17 @@ pub const fn king_attacks(sq: Square) -> Bitboard {
 #[inline]
 pub const fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
     Bitboard(PAWN_ATTACKS[color as usize][sq as usize])
+}
+
+/// The squares from `sq` (excluded) to the board's edge in direction `dir`.
+///
+/// ```
+/// use hq_core::{Direction, Square, attacks::ray};
+/// assert_eq!(ray(Direction::North, Square::E6).count(), 2); // e7, e8
+/// ```
+#[inline]
+pub const fn ray(dir: Direction, sq: Square) -> Bitboard {
+    Bitboard(crate::ray_mask(dir, sq))
 }
 
 /// Rook attacks computed by walking the rays (the oracle,
@@ -125,4 +136,61 @@ pub const fn between(a: Square, b: Square) -> Bitboard {
 #[inline]
 pub const fn line(a: Square, b: Square) -> Bitboard {
     Bitboard(LINE[a as usize][b as usize])
+}
+
+#[cfg(test)]
+mod basics {
+    use super::ray;
+    use crate::{Bitboard, Direction, Square};
+
+    /// The square one step from `sq` in `dir`, by coordinates.
+    fn step(sq: Square, dir: Direction) -> Option<Square> {
+        let (df, dr) = dir.delta();
+        sq.offset(df, dr)
+    }
+
+    #[test]
+    fn rays_shifts_files_and_ranks_agree_with_a_step_walk_on_every_square() {
+        for sq in Square::ALL {
+            for dir in Direction::ALL {
+                let mut walked = Bitboard::EMPTY;
+                let mut at = step(sq, dir);
+                while let Some(s) = at {
+                    walked |= s;
+                    at = step(s, dir);
+                }
+                assert_eq!(ray(dir, sq), walked, "ray({dir:?}, {sq})");
+                let shifted = step(sq, dir).map_or(Bitboard::EMPTY, Bitboard::from);
+                assert_eq!(
+                    Bitboard::from(sq).shift(dir),
+                    shifted,
+                    "{sq} shifted {dir:?}"
+                );
+            }
+            assert!(Bitboard::FILES[sq.file() as usize].contains(sq));
+            assert!(Bitboard::RANKS[sq.rank() as usize].contains(sq));
+            let mut table = [0usize; 64];
+            table[sq] = sq as usize + 1;
+            assert_eq!(table[sq as usize], sq as usize + 1);
+        }
+        // Each file and rank has its 8 squares, and they tile the board.
+        let (files, ranks) = (Bitboard::FILES, Bitboard::RANKS);
+        assert!(files.iter().chain(&ranks).all(|b| b.count() == 8));
+        assert_eq!(
+            files.iter().fold(Bitboard::EMPTY, |a, &b| a | b),
+            Bitboard::FULL
+        );
+        assert_eq!(
+            ranks.iter().fold(Bitboard::EMPTY, |a, &b| a | b),
+            Bitboard::FULL
+        );
+        // A set shifts as the union of its squares' shifts.
+        let set = Bitboard(0x8142_2418_1824_4281);
+        for dir in Direction::ALL {
+            let each = set
+                .iter()
+                .fold(Bitboard::EMPTY, |a, sq| a | Bitboard::from(sq).shift(dir));
+            assert_eq!(set.shift(dir), each, "{dir:?}");
+        }
+    }
 }

@@ -3,7 +3,8 @@
 use crate::Square;
 use core::fmt;
 use core::ops::{
-    BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Shl, Shr, Sub, SubAssign,
+    BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Index, IndexMut, Not, Shl, Shr,
+    Sub, SubAssign,
 };
 
 /// A set of squares, one bit per square (a1 = bit 0, h8 = bit 63).
@@ -24,6 +25,51 @@ impl Bitboard {
     pub const EMPTY: Bitboard = Bitboard(0);
     /// All 64 squares.
     pub const FULL: Bitboard = Bitboard(!0);
+    /// The files, a (index 0, [`Square::file`]) to h.
+    pub const FILES: [Bitboard; 8] = {
+        let mut files = [Bitboard(0); 8];
+        let mut f = 0;
+        while f < 8 {
+            files[f] = Bitboard(0x0101_0101_0101_0101 << f);
+            f += 1;
+        }
+        files
+    };
+    /// The ranks, 1 (index 0, [`Square::rank`]) to 8.
+    pub const RANKS: [Bitboard; 8] = {
+        let mut ranks = [Bitboard(0); 8];
+        let mut r = 0;
+        while r < 8 {
+            ranks[r] = Bitboard(0xFF << (8 * r));
+            r += 1;
+        }
+        ranks
+    };
+
+    /// Every square moved one step in `dir`; squares that would leave the
+    /// board drop out (no wrap from the h-file to the a-file).
+    ///
+    /// ```
+    /// use hq_core::{Bitboard, Direction, Square};
+    /// let b = Bitboard::from(Square::H4) | Square::E4;
+    /// assert_eq!(b.shift(Direction::East), Bitboard::from(Square::F4));
+    /// assert_eq!(b.shift(Direction::North), Bitboard::from(Square::H5) | Square::E5);
+    /// ```
+    #[inline]
+    pub const fn shift(self, dir: crate::Direction) -> Bitboard {
+        use crate::Direction::*;
+        let (not_a, not_h) = (!Bitboard::FILES[0].0, !Bitboard::FILES[7].0);
+        Bitboard(match dir {
+            East => (self.0 & not_h) << 1,
+            West => (self.0 & not_a) >> 1,
+            North => self.0 << 8,
+            South => self.0 >> 8,
+            NorthEast => (self.0 & not_h) << 9,
+            NorthWest => (self.0 & not_a) << 7,
+            SouthEast => (self.0 & not_h) >> 7,
+            SouthWest => (self.0 & not_a) >> 9,
+        })
+    }
 
     /// The raw `u64`.
     #[inline]
@@ -221,6 +267,29 @@ impl Shr<u32> for Bitboard {
     #[inline]
     fn shr(self, n: u32) -> Bitboard {
         Bitboard(self.0.checked_shr(n).unwrap_or(0))
+    }
+}
+
+/// Arrays of 64 indexed by square, as engines keep per-square tables.
+///
+/// ```
+/// use hq_core::Square;
+/// let mut seen = [0u32; 64];
+/// seen[Square::E4] += 1;
+/// assert_eq!(seen[Square::E4], seen[28]);
+/// ```
+impl<T> Index<Square> for [T; 64] {
+    type Output = T;
+    #[inline]
+    fn index(&self, sq: Square) -> &T {
+        &self[sq as usize]
+    }
+}
+
+impl<T> IndexMut<Square> for [T; 64] {
+    #[inline]
+    fn index_mut(&mut self, sq: Square) -> &mut T {
+        &mut self[sq as usize]
     }
 }
 

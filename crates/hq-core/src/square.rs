@@ -140,7 +140,7 @@ macro_rules! square_into {
 square_into!(u8, u16, u32, u64, usize);
 
 /// `TryFrom` every integer type into a square: indices 0..64 (a1 = 0, h8 =
-/// 63), anything else an error naming the value (saturated into `u32`).
+/// 63), anything else an error naming the value as given.
 macro_rules! square_try_from {
     ($($int:ty),*) => {$(
         impl TryFrom<$int> for Square {
@@ -151,8 +151,10 @@ macro_rules! square_try_from {
                 if index >= 0 && (index as u128) < 64 {
                     Ok(Square::from_index_masked(index as u8))
                 } else {
-                    let shown = if index < 0 { 0 } else { u32::try_from(index).unwrap_or(u32::MAX) };
-                    Err(ParseSquareError::IndexOutOfRange(shown))
+                    // Exact for every integer type: i128::MIN's magnitude fits in u128.
+                    let negative = index < 0;
+                    let magnitude = if negative { (index as i128).unsigned_abs() } else { index as u128 };
+                    Err(ParseSquareError::IndexOutOfRange { negative, magnitude })
                 }
             }
         }
@@ -171,8 +173,13 @@ pub enum ParseSquareError {
     BadFile(char),
     /// The second character was not a rank digit `1`..`8`.
     BadRank(char),
-    /// A numeric index was not below 64.
-    IndexOutOfRange(u32),
+    /// A numeric index was not in 0..64: the value as given.
+    IndexOutOfRange {
+        /// Whether the index was below zero.
+        negative: bool,
+        /// Its absolute value.
+        magnitude: u128,
+    },
 }
 
 impl fmt::Display for ParseSquareError {
@@ -183,10 +190,14 @@ impl fmt::Display for ParseSquareError {
             }
             ParseSquareError::BadFile(c) => write!(f, "bad file {c:?}: expected a letter a-h"),
             ParseSquareError::BadRank(c) => write!(f, "bad rank {c:?}: expected a digit 1-8"),
-            ParseSquareError::IndexOutOfRange(i) => {
+            ParseSquareError::IndexOutOfRange {
+                negative,
+                magnitude,
+            } => {
+                let sign = if *negative { "-" } else { "" };
                 write!(
                     f,
-                    "square index {i} is out of range: expected 0..=63 (a1 = 0, h8 = 63)"
+                    "square index {sign}{magnitude} is out of range: expected 0..=63 (a1 = 0, h8 = 63)"
                 )
             }
         }
@@ -262,9 +273,36 @@ mod tests {
         assert_eq!("i4".parse::<Square>(), Err(ParseSquareError::BadFile('i')));
         assert_eq!("e9".parse::<Square>(), Err(ParseSquareError::BadRank('9')));
         assert_eq!("e0".parse::<Square>(), Err(ParseSquareError::BadRank('0')));
+        let out_of_range = |negative, magnitude| ParseSquareError::IndexOutOfRange {
+            negative,
+            magnitude,
+        };
+        assert_eq!(Square::try_from(64u32), Err(out_of_range(false, 64)));
+        assert_eq!(Square::try_from(-1i32), Err(out_of_range(true, 1)));
         assert_eq!(
-            Square::try_from(64u32),
-            Err(ParseSquareError::IndexOutOfRange(64))
+            Square::try_from(i128::MIN),
+            Err(out_of_range(true, 1 << 127))
+        );
+    }
+
+    /// The message names the value given, whatever its type.
+    #[test]
+    fn an_index_out_of_range_is_named_as_given() {
+        let text = |e: ParseSquareError| std::format!("{e}");
+        let minus_one = Square::try_from(-1i32).unwrap_err();
+        assert!(
+            text(minus_one).starts_with("square index -1 is out of range"),
+            "{minus_one}"
+        );
+        let max = Square::try_from(u64::MAX).unwrap_err();
+        assert!(
+            text(max).starts_with("square index 18446744073709551615 is"),
+            "{max}"
+        );
+        let max = Square::try_from(u128::MAX).unwrap_err();
+        assert!(text(max).contains(&std::format!("{}", u128::MAX)), "{max}");
+        assert!(
+            text(Square::try_from(i64::MIN).unwrap_err()).contains(&std::format!("{}", i64::MIN))
         );
     }
 }

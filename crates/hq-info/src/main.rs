@@ -4,6 +4,11 @@
 //!
 //! Exit status 2 means the choice is broken (`HQ_BACKEND` naming an unknown
 //! or unsupported backend, forced backends the CPU lacks); the message says why.
+//!
+//! Its features are the facade's, under the name this package depends on it
+//! by, `hq`: `cargo run -p hq-info --features hq/force-avx2` shows what a
+//! build forcing `avx2` chooses (`hq-attacks/force-avx2` names no package of
+//! this one's dependencies, and cargo refuses it).
 
 use clap::Parser;
 use hq::cpu::{Feature, Level};
@@ -12,7 +17,12 @@ use hq_core::identity::{Identity, brand_string, cpu_id};
 
 /// What this CPU runs and what `hq` chooses for it.
 #[derive(Parser)]
-#[command(version, about)]
+#[command(
+    version,
+    about,
+    after_help = "To see a forced build's choice, build with the facade's feature under its \
+                  dependency name `hq`: cargo run -p hq-info --features hq/force-avx2"
+)]
 struct Args {
     /// Make one attack call before anything else, without `hq::init()`: the
     /// first-call path of a program that never calls `init`.
@@ -146,6 +156,13 @@ fn main() {
 
 /// Calibrates, and prints the figures and the plan.
 fn calibrate() {
+    if cfg!(debug_assertions) {
+        eprintln!(
+            "hq-info: warning: an unoptimised (debug) build times unoptimised kernels: its \
+             figures, and the plan they choose, are not the release build's; run \
+             `cargo run --release -p hq-info -- --calibrate`"
+        );
+    }
     let calibration = hq::calibrate().unwrap_or_else(|e| {
         eprintln!("hq-info: error: calibration failed: {e}");
         std::process::exit(2);

@@ -2,28 +2,13 @@
 //! measures its plans (and, like its "wisdom", printable and read back:
 //! [`Plan`]'s text form, `HQ_CHOICE`).
 //!
-//! The class table is measured on one model per class at best; another
-//! model, or a CPU no run has seen, may be fastest with other backends, and
-//! per piece. A calibration times every candidate of every cell here:
-//!
-//! * candidates: the backends this build dispatches and this CPU runs (a
-//!   cell the build fixes has its one), each timed by the kernel the route
-//!   runs for it ([`dispatch`] monomorphizes the timing loop per backend);
-//!   for set-wise calls also the keyed backend's lookups up to two sliders
-//!   before each other backend's kernel;
-//! * single lookups and latency chains over 128 inputs, batches of 64
-//!   squares over 8 occupancies (each timed after an untimed pass: the
-//!   cells before evict a batch's tables), set-wise calls with 1-2, 4-6
-//!   and 10-14 sliders in equal parts, in an order that changes from sample
-//!   to sample;
-//! * in rounds: an untimed warm-up round, then rounds timing every cell
-//!   once in a fresh random order (after the third, only the cells within
-//!   3× of the best of their cell and the starting plan's), until the
-//!   5 ms budget is spent (at least one timed round); a cell's figure is
-//!   its median round;
-//! * a challenger replaces the starting plan's backend only if its median
-//!   is 5 % faster than the starting candidate's median and fastest round,
-//!   so noise does not flip a close choice.
+//! Every candidate of every cell (the backends this build dispatches and
+//! this CPU runs, each timed by the kernel the route runs for it) is timed
+//! in rounds in a fresh random order until the 5 ms budget is spent; a
+//! cell's figure is its median round, and a challenger replaces the
+//! starting plan's backend only if it is 5 % faster than both its median
+//! and its fastest round. The inputs and the reasons for each rule:
+//! `docs/architecture.md`, "Calibration".
 
 use crate::dispatch::{Arms, Kernel, dispatch, key_of, keyed, keyed_for};
 use crate::kernels::{Batch, FreeFunctions, LATENCY, SINGLE, Setwise, Single};

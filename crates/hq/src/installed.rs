@@ -209,7 +209,7 @@ pub(crate) fn replace(plan: Plan, source: Source) -> Result<(), BackendError> {
         Some(s) => s,
         None => decide()?,
     };
-    (s.plan, s.source, s.overridden) = (plan, source, false);
+    (s.plan, s.source, s.overridden, s.unmeasured) = (plan, source, false, None);
     fix(&mut s);
     install(&s.plan);
     *slot = Some(s);

@@ -62,7 +62,8 @@
 //! * `std` (default): run-time CPU detection and everything above. Without
 //!   it the crate is `#![no_std]` and the plan is made at compile time from
 //!   the build's target features (`-C target-cpu=...`): build with them, or
-//!   it runs portable code.
+//!   it runs portable code (on x86-64, about half the default build's
+//!   speed; [`selection`]'s text then says so).
 //! * `force-<backend>`: see above. `all-backends`: every backend reachable
 //!   by `HQ_BACKEND` and [`set_backend`].
 
@@ -85,7 +86,7 @@ mod select;
 pub use calibrate::{Calibration, Figure};
 pub use hq_core::attacks::{
     between, bishop_attacks_const, king_attacks, knight_attacks, line, pawn_attacks,
-    queen_attacks_const, rook_attacks_const,
+    queen_attacks_const, ray, rook_attacks_const,
 };
 pub use hq_core::piece::Color;
 pub use hq_core::{
@@ -105,7 +106,7 @@ pub mod cpu {
 /// Every backend's token type, for direct use.
 pub mod backends {
     pub use hq_classic::Classic;
-    pub use hq_pext::Pext;
+    pub use hq_pext::{Pext, PextPdep};
     pub use hq_reverse::ReverseBitboards;
     pub use hq_scalar::{ScalarRankDiagonal, ScalarRankTable, ScalarReverse};
     pub use hq_simd::{Avx2, Avx512, Neon, Simd128, Ssse3};
@@ -116,7 +117,19 @@ pub mod backends {
 /// tools: **unstable**, outside semver.
 #[doc(hidden)]
 pub mod unstable {
+    pub use hq_core::cpu::Identity;
     pub use hq_plan::classes::{CLASSES, ClassChoice, classify, this_cpu};
+
+    /// The selection the first call would make on a CPU of `identity` (with
+    /// this CPU's instruction sets) in an optimised build if `optimised`:
+    /// for tests of the default calibration. Installs nothing.
+    #[cfg(feature = "std")]
+    pub fn selection_for(
+        identity: Identity,
+        optimised: bool,
+    ) -> Result<crate::Selection, crate::BackendError> {
+        crate::select::decide_for(identity, optimised)
+    }
 }
 
 pub use select::{CALIBRATE_VAR, PLAN_VAR};

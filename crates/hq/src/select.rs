@@ -3,6 +3,7 @@
 //! the build fixes at compile time ([`hq_plan::classes::fixed`]).
 
 use core::fmt;
+use hq_core::cpu::Identity;
 use hq_plan::Backend;
 #[cfg(feature = "std")]
 use hq_plan::BackendError;
@@ -99,6 +100,9 @@ pub struct Selection {
     pub(crate) unused: Backends,
     /// Whether a request was overridden where the build fixes a cell.
     pub(crate) overridden: bool,
+    /// The CPU, where its model is in none of its class's measured runs
+    /// and the plan was calibrated for that reason.
+    pub(crate) unmeasured: Option<Identity>,
 }
 
 impl Selection {
@@ -130,7 +134,16 @@ impl Selection {
                     (_, Source::SetBackend) => {
                         f.write_str("set by hq::set_backend or hq::set_plan")
                     }
-                    (_, Source::Calibration) => f.write_str("calibrated: measured on this CPU"),
+                    (_, Source::Calibration) => match s.unmeasured {
+                        Some(id) => write!(
+                            f,
+                            "calibrated at first use: no committed run measured this model \
+                             (family {:#x} model {:#x}), so its class's plan is inferred; \
+                             {CALIBRATE_VAR}=0 takes the class's plan",
+                            id.family, id.model
+                        ),
+                        None => f.write_str("calibrated: measured on this CPU"),
+                    },
                     (_, Source::PlanVariable) => write!(f, "overridden by {}", PLAN_VAR),
                 }
             }
@@ -162,6 +175,9 @@ impl fmt::Display for Selection {
             c.name, c.description, c.plan
         )?;
         write!(f, "{}", self.reason())?;
+        if portable_only(self.mode) {
+            f.write_str(PORTABLE_NOTE)?;
+        }
         for b in self.unrunnable.iter() {
             write!(f, "\n{} ignored: ", b.force_feature())?;
             match b.check_supported() {
@@ -191,6 +207,21 @@ impl fmt::Display for Selection {
     }
 }
 
+/// The note of a build that chooses at compile time for x86-64 with no
+/// level above the baseline enabled: it runs portable code on any CPU.
+const PORTABLE_NOTE: &str = "\nnote: without run-time detection (no `std`), this x86-64 build \
+     chooses from its target features, which enable nothing beyond the baseline: it runs \
+     portable code (about half the default build's speed); build with \
+     RUSTFLAGS=\"-C target-cpu=native\" (or x86-64-v3) for the SIMD and PEXT backends";
+
+/// Whether `mode` is a compile-time choice for x86-64 without any level
+/// above the baseline enabled.
+const fn portable_only(mode: Mode) -> bool {
+    matches!(mode, Mode::Compiled)
+        && cfg!(target_arch = "x86_64")
+        && !hq_core::cpu::Level::X86V2.is_static()
+}
+
 /// The plan of `class` on a CPU where `runs` tells which backends run, in a
 /// build forcing `forced` (empty: none): `requested` (`HQ_BACKEND`'s,
 /// checked) for every entry point, or the class's; with forced backends
@@ -215,6 +246,7 @@ pub(crate) fn start(
         unrunnable: Backends::default(),
         unused: Backends::default(),
         overridden: false,
+        unmeasured: None,
     };
     if hq_plan::classes::COMPILED_PLAN.is_some() {
         s.mode = Mode::Compiled;
@@ -327,11 +359,12 @@ pub(crate) fn compiled() -> Selection {
         unrunnable: none,
         unused: none,
         overridden: false,
+        unmeasured: None,
     }
 }
 
 #[cfg(feature = "std")]
-pub(crate) use env::decide;
+pub(crate) use env::{decide, decide_for};
 
 /// The environment variable that gives a [`Plan`] in its text form, applied
 /// over the class's (or `HQ_BACKEND`'s, or a calibration's) plan: say
@@ -339,8 +372,9 @@ pub(crate) use env::decide;
 /// printed.
 pub const PLAN_VAR: &str = "HQ_CHOICE";
 
-/// The environment variable that asks for a calibration at the first call
-/// (`1`; `0` or unset: the class's plan).
+/// The environment variable that turns the calibration at the first call on
+/// (`1`) or off (`0`). Unset, an optimised build calibrates where the CPU's
+/// model is in none of its class's measured runs, and nowhere else.
 pub const CALIBRATE_VAR: &str = "HQ_CALIBRATE";
 
 /// The environment's part (with `std`).
@@ -384,11 +418,13 @@ mod env {
         }
     }
 
-    /// Whether `HQ_CALIBRATE` asks for a calibration.
-    fn calibrate_var() -> Result<bool, BackendError> {
+    /// What `HQ_CALIBRATE` asks: `Some(true)` a calibration, `Some(false)`
+    /// none, `None` (unset) the default.
+    fn calibrate_var() -> Result<Option<bool>, BackendError> {
         match var(CALIBRATE_VAR)?.as_deref().map(str::trim) {
-            None | Some("0") => Ok(false),
-            Some("1") => Ok(true),
+            None => Ok(None),
+            Some("0") => Ok(Some(false)),
+            Some("1") => Ok(Some(true)),
             Some(other) => Err(invalid(
                 CALIBRATE_VAR,
                 other,
@@ -399,19 +435,34 @@ mod env {
         }
     }
 
-    /// Decides the selection for this CPU and build: [`start`], then a
-    /// calibration if `HQ_CALIBRATE=1`, then `HQ_CHOICE`'s items over it.
+    /// Decides the selection for this CPU and build.
     pub(crate) fn decide() -> Result<Selection, BackendError> {
-        let class = hq_plan::classes::this_cpu();
-        let mut s = start(
-            Backends::FORCED,
-            class,
-            &|b| b.is_supported(),
-            backend_var()?,
-        )?;
-        if calibrate_var()? {
+        let identity = Identity::detect();
+        decide_for(identity, !cfg!(debug_assertions))
+    }
+
+    /// Decides the selection as for a CPU of `identity` (with this CPU's
+    /// instruction sets): [`start`] on its class; then a calibration if
+    /// `HQ_CALIBRATE=1`, or by default where `optimised` and no committed
+    /// run measured the model (FFTW's planner: measure where nothing is
+    /// known); then `HQ_CHOICE`'s items over it. An unoptimised build never
+    /// calibrates by default: its figures are not the release build's.
+    pub(crate) fn decide_for(
+        identity: Identity,
+        optimised: bool,
+    ) -> Result<Selection, BackendError> {
+        let class = hq_plan::classes::classify(identity, hq_core::cpu::Level::is_detected);
+        let requested = backend_var()?;
+        let mut s = start(Backends::FORCED, class, &|b| b.is_supported(), requested)?;
+        let unmeasured = s.mode == Mode::RunTime
+            && requested.is_none()
+            && optimised
+            && !class.measured(identity);
+        let wanted = calibrate_var()?;
+        if wanted.unwrap_or(unmeasured) {
             #[cfg(not(target_arch = "wasm32"))]
             {
+                s.unmeasured = Some(identity).filter(|_| wanted.is_none());
                 s.plan = crate::calibrate::measure(s.plan)?.plan;
                 s.source = Source::Calibration;
             }

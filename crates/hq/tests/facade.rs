@@ -184,7 +184,11 @@ fn the_selection_follows_the_class_or_the_forced_features() {
             assert!(forced.is_empty());
             let overridden = std::env::var_os(hq::BACKEND_VAR).is_some()
                 || std::env::var_os(hq::PLAN_VAR).is_some();
-            if !overridden && !selection.to_string().contains("fixed at compile time") {
+            let calibrated = selection.source == hq::Source::Calibration;
+            if !overridden
+                && !calibrated
+                && !selection.to_string().contains("fixed at compile time")
+            {
                 assert_eq!(plan, class.plan);
             }
         }
@@ -436,4 +440,110 @@ fn cells_fixed_at_compile_time_are_what_every_class_of_their_level_chooses() {
     }
     println!("facade: after set_backend: {after}");
     hq::set_plan(plan).expect("the plan it had");
+}
+
+/// The names an error lists as valid are exactly those this build and CPU
+/// take (`Backend::is_available`): for an unknown name, and for a backend
+/// of another architecture.
+#[test]
+fn error_messages_list_only_the_names_that_work_here() {
+    let listed = |text: &str, after: &str| -> Vec<String> {
+        let list = text.rsplit_once(after).expect(after).1;
+        list.split(", ").map(|n| n.trim().to_owned()).collect()
+    };
+    let available: Vec<String> = Backend::all()
+        .iter()
+        .filter(|b| b.is_available())
+        .map(|b| b.name().to_owned())
+        .collect();
+    let unknown = Backend::from_name("turbo").unwrap_err().to_string();
+    let mut names = listed(&unknown, "take: ");
+    assert_eq!(names.remove(0), "auto", "{unknown}");
+    assert_eq!(names, available, "{unknown}");
+    let foreign = if cfg!(target_arch = "aarch64") {
+        Backend::Avx2
+    } else {
+        Backend::Neon
+    };
+    let text = foreign.check_available().unwrap_err().to_string();
+    assert!(text.contains("a level of"), "{text}");
+    assert_eq!(listed(&text, "run: "), available, "{text}");
+}
+
+/// The default calibration, on simulated CPU identities (with this CPU's
+/// instruction sets): a model no committed run measured calibrates in an
+/// optimised build and says why, never in an unoptimised one; a measured
+/// model takes its class's plan.
+#[test]
+fn unmeasured_models_calibrate_by_default_and_measured_ones_take_the_class() {
+    use hq::unstable::{Identity, classify, selection_for};
+    if cfg!(miri) {
+        println!("default calibration: SKIPPED under Miri (the calibration times loops)");
+        return;
+    }
+    let steered = [hq::CALIBRATE_VAR, hq::BACKEND_VAR, hq::PLAN_VAR]
+        .into_iter()
+        .find(|v| std::env::var_os(v).is_some());
+    if let Some(var) = steered {
+        println!("default calibration: SKIPPED: {var} is set, and decides instead");
+        return;
+    }
+    let here = Identity::detect();
+    let class_of = |id| classify(id, hq::cpu::Level::is_detected);
+    // No committed run has model 0xfff (models are 8 bits).
+    let unmeasured = Identity {
+        model: 0xfff,
+        ..here
+    };
+    assert!(!class_of(unmeasured).measured(unmeasured));
+    let s = selection_for(unmeasured, true).expect("a selection");
+    let text = s.to_string();
+    println!("default calibration, unmeasured model:\n{text}");
+    match s.mode {
+        Mode::RunTime => {
+            assert_eq!(s.source, hq::Source::Calibration, "{text}");
+            assert!(
+                text.contains("no committed run measured this model (family"),
+                "{text}"
+            );
+            assert!(text.contains(&format!("{}=0", hq::CALIBRATE_VAR)), "{text}");
+        }
+        // Forced and compiled builds choose without measuring.
+        _ => assert_eq!(s.source, hq::Source::Class, "{text}"),
+    }
+    let unoptimised = selection_for(unmeasured, false).expect("a selection");
+    assert_eq!(unoptimised.source, hq::Source::Class);
+    // A measured model: the class's plan (cells the build fixes aside).
+    let class = class_of(here);
+    let Some(run) = class.measured_on.first() else {
+        println!(
+            "default calibration, measured model: SKIPPED: this CPU's class {} names no \
+             committed run",
+            class.name
+        );
+        return;
+    };
+    let hex = |key: char| {
+        run.split('-')
+            .rev()
+            .find_map(|p| p.strip_prefix(key))
+            .and_then(|h| u32::from_str_radix(h, 16).ok())
+            .unwrap_or_else(|| panic!("{run}: no -{key}<hex>- part"))
+    };
+    let measured = Identity {
+        family: hex('f'),
+        model: hex('m'),
+        ..here
+    };
+    assert!(
+        std::ptr::eq(class_of(measured), class),
+        "{run} is of class {}",
+        class.name
+    );
+    assert!(class.measured(measured));
+    let s = selection_for(measured, true).expect("a selection");
+    assert_eq!(s.source, hq::Source::Class, "{s}");
+    if !s.to_string().contains("fixed at compile time") && s.mode == Mode::RunTime {
+        assert_eq!(s.plan, class.plan, "{s}");
+    }
 }

@@ -166,3 +166,49 @@ fn the_plan_is_made_at_run_time() {
     let plan = hq::selection().plan;
     assert!(plan.backends().all(|b| b.is_supported()), "{plan}");
 }
+
+/// A backend whose instruction set the build does not enable: without
+/// `std` nothing is detected at run time, and the error says so (not that
+/// the CPU lacks the features, which it may well have).
+#[test]
+fn a_backend_the_build_does_not_enable_names_the_real_cause() {
+    struct Count;
+    impl hq::WithBackend for Count {
+        type Output = u32;
+        fn run<B: hq::SliderAttacks>(self, b: B) -> u32 {
+            b.queen_attacks(Square::D4, Bitboard::EMPTY).count()
+        }
+    }
+    let pext = hq::Backend::Pext;
+    match hq::with_backend(pext, Count) {
+        Ok(n) => {
+            assert_eq!(n, 27);
+            println!("no_std: {pext} runs here (enabled at compile time or detected)");
+        }
+        Err(e) => {
+            let text = e.to_string();
+            let no_detection = !cfg!(feature = "std") || !cfg!(target_arch = "x86_64");
+            let cause = match no_detection {
+                true if cfg!(target_arch = "x86_64") => "no run-time CPU detection",
+                _ => "cannot run",
+            };
+            assert!(text.contains(cause), "{text}");
+            if no_detection && cfg!(target_arch = "x86_64") {
+                assert!(!text.contains("on this CPU"), "{text}");
+            }
+        }
+    }
+}
+
+/// A compile-time choice for x86-64 with nothing above the baseline
+/// enabled says, in the selection's text, that it runs portable code.
+#[test]
+fn a_portable_x86_64_build_says_so() {
+    let selection = hq::selection();
+    let text = format!("{selection}");
+    let portable = selection.mode == hq::Mode::Compiled
+        && cfg!(target_arch = "x86_64")
+        && !hq::cpu::Level::X86V2.is_static();
+    assert_eq!(text.contains("it runs portable code"), portable, "{text}");
+    println!("no_std: {text}");
+}
