@@ -84,10 +84,18 @@ pub fn run(args: &Args) -> Result<()> {
             format!("emu-test: cargo built no executable for {binary} (renamed?)")
         })?;
         let test_args = (binary != HQ_INFO).then_some(["--test-threads=1", "--nocapture"]);
+        // No committed run measured the emulated models, so hq-info would
+        // calibrate at its first call, on an emulator's timings: the class's
+        // choice is what these runs check.
+        let class_only = (binary == HQ_INFO).then_some(["--env", "HQ_CALIBRATE=0"]);
         let (depth, test_args) = (depth.iter().flatten(), test_args.iter().flatten());
+        let class_only = class_only.iter().flatten();
         let args = args.split_whitespace();
         let sh = crate::sh()?;
-        let cmd = cmd!(sh, "{harness} --cpu {cpu} --timeout {timeout} {depth...}");
+        let cmd = cmd!(
+            sh,
+            "{harness} --cpu {cpu} --timeout {timeout} {depth...} {class_only...}"
+        );
         let t = Instant::now();
         // Not xshell's `output()`, which would also capture the harness's
         // stderr (its progress and boot diagnostics): that goes on live.

@@ -32,17 +32,20 @@ hq_core::slider_token! {
     /// The classical backend token, `classic`.
     pub struct Classic: "classic", portable;
     impl {
-        #[inline(always)]
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
             Bitboard(kernels::line_attacks(line, sq, occupancy.0))
         }
 
-        #[inline(always)]
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn rook_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
             Bitboard(kernels::rook_attacks(sq, occupancy.0))
         }
 
-        #[inline(always)]
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn bishop_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
             Bitboard(kernels::bishop_attacks(sq, occupancy.0))
         }

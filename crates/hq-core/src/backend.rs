@@ -223,13 +223,17 @@ pub trait SliderAttacks: Copy + Send + Sync + core::fmt::Debug + 'static {
     }
 
     /// Rook attacks of many squares over one occupancy: `out[i]` for `squares[i]`.
-    /// The default loops are always inlined, so that they are compiled for
-    /// their caller's level (a job's: where LLVM vectorizes them).
+    /// The default loops are always inlined in optimised builds, so that
+    /// they are compiled for their caller's level (a job's: where LLVM
+    /// vectorizes them); the portable kernels are too. Unoptimised builds
+    /// keep plain `#[inline]`: at -O0 every inlined body keeps its own stack
+    /// slots, and a depth-3 perft overflowed wasm32's 1 MiB stack.
     ///
     /// # Panics
     ///
     /// If `squares` and `out` differ in length.
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn rook_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
         check_batch_lengths(squares.len(), out.len());
         for (o, &sq) in out.iter_mut().zip(squares) {
@@ -238,7 +242,8 @@ pub trait SliderAttacks: Copy + Send + Sync + core::fmt::Debug + 'static {
     }
 
     /// Bishop attacks of many squares over one occupancy. Panics as [`Self::rook_attacks_batch`].
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn bishop_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
         check_batch_lengths(squares.len(), out.len());
         for (o, &sq) in out.iter_mut().zip(squares) {
@@ -247,7 +252,8 @@ pub trait SliderAttacks: Copy + Send + Sync + core::fmt::Debug + 'static {
     }
 
     /// Queen attacks of many squares over one occupancy. Panics as [`Self::rook_attacks_batch`].
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn queen_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
         check_batch_lengths(squares.len(), out.len());
         for (o, &sq) in out.iter_mut().zip(squares) {

@@ -37,7 +37,8 @@ hq_core::slider_token! {
     /// The reverse-bitboard backend token, `reverse-bitboards`.
     pub struct ReverseBitboards: "reverse-bitboards", portable;
     impl {
-        #[inline(always)]
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
             Bitboard(join(line_attacks_split(
                 occupancy.0,
@@ -47,7 +48,8 @@ hq_core::slider_token! {
             )))
         }
 
-        #[inline(always)]
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn rook_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
             Bitboard(join(rook_attacks_split(
                 occupancy.0,
@@ -56,7 +58,8 @@ hq_core::slider_token! {
             )))
         }
 
-        #[inline(always)]
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn bishop_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
             Bitboard(join(bishop_attacks_split(
                 occupancy.0,
@@ -65,26 +68,30 @@ hq_core::slider_token! {
             )))
         }
 
-        #[inline(always)]
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn queen_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
             self.queen_attacks_pair(sq, occupancy, Bitboard(reverse(occupancy.0)))
         }
 
         /// The method's point: with the reversed occupancy kept by the board,
         /// no reversal of the occupancy at all (one of the result).
-        #[inline(always)]
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn rook_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
             hq_core::debug_check_pair(occupancy, reversed);
             Bitboard(join(rook_attacks_split(occupancy.0, reversed.0, sq)))
         }
 
-        #[inline(always)]
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn bishop_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
             hq_core::debug_check_pair(occupancy, reversed);
             Bitboard(join(bishop_attacks_split(occupancy.0, reversed.0, sq)))
         }
 
-        #[inline(always)]
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn queen_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
             hq_core::debug_check_pair(occupancy, reversed);
             let (rf, rr) = rook_attacks_split(occupancy.0, reversed.0, sq);
@@ -93,7 +100,8 @@ hq_core::slider_token! {
         }
 
         /// One occupancy reversal for all squares: the reversed sets are per square anyway.
-        #[inline(always)]
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn rook_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
             hq_core::check_batch_lengths(squares.len(), out.len());
             let reversed = reverse(occupancy.0);
@@ -102,7 +110,8 @@ hq_core::slider_token! {
             }
         }
 
-        #[inline(always)]
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn bishop_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
             hq_core::check_batch_lengths(squares.len(), out.len());
             let reversed = reverse(occupancy.0);
@@ -111,7 +120,8 @@ hq_core::slider_token! {
             }
         }
 
-        #[inline(always)]
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn queen_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
             hq_core::check_batch_lengths(squares.len(), out.len());
             let reversed = reverse(occupancy.0);

@@ -46,18 +46,21 @@ macro_rules! line_token {
             $(#[$doc])*
             pub struct $token: $name, portable;
             impl {
-                #[inline(always)]
+                #[cfg_attr(debug_assertions, inline)]
+                #[cfg_attr(not(debug_assertions), inline(always))]
                 fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
                     Bitboard(self.line(line, sq, occupancy.0))
                 }
 
-                #[inline(always)]
+                #[cfg_attr(debug_assertions, inline)]
+                #[cfg_attr(not(debug_assertions), inline(always))]
                 fn rook_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
                     let o = occupancy.0;
                     Bitboard(self.line(Line::Rank, sq, o) | self.line(Line::File, sq, o))
                 }
 
-                #[inline(always)]
+                #[cfg_attr(debug_assertions, inline)]
+                #[cfg_attr(not(debug_assertions), inline(always))]
                 fn bishop_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
                     let o = occupancy.0;
                     Bitboard(self.line(Line::Diagonal, sq, o) | self.line(Line::AntiDiagonal, sq, o))
@@ -143,33 +146,39 @@ hq_core::slider_token! {
     /// (the pair entry points).
     pub struct ScalarReverse: "scalar-reverse", portable;
     impl {
-        #[inline(always)]
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
             let mask = LINE_MASKS[sq as usize].get(line);
             Bitboard(reverse_line_attacks(sq, occupancy.0, mask))
         }
 
-        #[inline(always)]
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn rook_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
             self.rook_attacks_pair(sq, occupancy, occupancy.rotate_180())
         }
 
-        #[inline(always)]
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn bishop_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
             self.bishop_attacks_pair(sq, occupancy, occupancy.rotate_180())
         }
 
-        #[inline(always)]
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn queen_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
             self.queen_attacks_pair(sq, occupancy, occupancy.rotate_180())
         }
 
-        #[inline(always)]
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn rook_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
             Self::pair_lines(sq, occupancy, reversed, &[Line::File, Line::Rank])
         }
 
-        #[inline(always)]
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn bishop_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
             Self::pair_lines(
                 sq,
@@ -179,7 +188,8 @@ hq_core::slider_token! {
             )
         }
 
-        #[inline(always)]
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn queen_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
             Self::pair_lines(sq, occupancy, reversed, &Line::ALL)
         }
