@@ -242,7 +242,7 @@ pub fn set_backend(backend: Backend) -> Result<(), BackendError> {
 /// `parse`). An error if this CPU lacks one of its backends, or if this
 /// build does not dispatch one.
 ///
-/// ```
+/// ```standalone_crate
 /// let plan = hq::selection().plan;
 /// hq::set_plan(plan.to_string().parse()?)?;
 /// assert_eq!(hq::selection().plan, plan);
@@ -261,7 +261,7 @@ pub fn set_plan(plan: Plan) -> Result<(), BackendError> {
 /// keep the result (`calibration.plan.to_string()`) and give it back later
 /// through `HQ_CHOICE` or [`set_plan`], skipping the measurement.
 ///
-/// ```
+/// ```standalone_crate
 /// let calibration = hq::calibrate()?;
 /// println!("{calibration}");
 /// assert_eq!(hq::selection().plan, calibration.plan);
