@@ -172,11 +172,11 @@ pub struct TtBuffer(Box<[u64; TT_WORDS]>);
 
 impl TtBuffer {
     /// A freshly written buffer, on 2 MiB pages where Linux grants them
-    /// (`advise_huge_pages`).
+    /// ([`hq_chess::huge_page_vec`]): on 4 KiB pages the cache column was
+    /// the least steady of two back-to-back runs.
     pub fn new() -> TtBuffer {
         let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
-        let mut words: Vec<u64> = Vec::with_capacity(TT_WORDS);
-        advise_huge_pages(&mut words);
+        let mut words: Vec<u64> = hq_chess::huge_page_vec(TT_WORDS);
         words.extend((0..TT_WORDS).map(|_| rng.next_u64()));
         TtBuffer(
             words
@@ -191,40 +191,6 @@ impl TtBuffer {
     pub fn read(&self, index: u32) -> u64 {
         self.0[index as usize & (TT_WORDS - 1)]
     }
-}
-
-/// Asks Linux to back the vector's allocation with 2 MiB pages
-/// (`madvise(MADV_HUGEPAGE)`), as Stockfish does for its transposition
-/// table. Where transparent huge pages are granted only on request (the
-/// `madvise` setting, common on servers), a buffer on 4 KiB pages made
-/// every read a page walk too, and the walks' share of the caches varied
-/// from process to process: the `cache` column was the least steady of two
-/// back-to-back runs (the figures are in the commit that added this).
-/// Without the grant, it stays on 4 KiB pages.
-fn advise_huge_pages(words: &mut Vec<u64>) {
-    #[cfg(target_os = "linux")]
-    {
-        const PAGE: usize = 4096;
-        let start = words.as_mut_ptr() as usize;
-        let end = start + words.capacity() * core::mem::size_of::<u64>();
-        // madvise wants a page-aligned start; the vector's first and last
-        // partial pages stay as they are.
-        let (first, last) = (start.next_multiple_of(PAGE), end / PAGE * PAGE);
-        if last > first {
-            // SAFETY: [first, last) lies inside the vector's own allocation,
-            // which madvise neither reads nor writes: MADV_HUGEPAGE only
-            // changes how its not yet touched pages will be backed.
-            let _ = unsafe {
-                libc::madvise(
-                    first as *mut libc::c_void,
-                    last - first,
-                    libc::MADV_HUGEPAGE,
-                )
-            };
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = words;
 }
 
 impl Default for TtBuffer {

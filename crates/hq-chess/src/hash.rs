@@ -47,8 +47,7 @@ impl HashTable {
     pub fn new(mib: usize) -> HashTable {
         let slots = (mib.max(1) << 20) / 16;
         let slots = 1usize << slots.ilog2();
-        let mut v: Vec<[u64; 2]> = Vec::with_capacity(slots);
-        advise_huge_pages(v.as_mut_ptr() as usize, slots * 16);
+        let mut v: Vec<[u64; 2]> = huge_page_vec(slots);
         v.resize(slots, [0, 0]);
         HashTable { slots: v }
     }
@@ -108,17 +107,28 @@ impl Table for HashTable {
     }
 }
 
-/// Asks Linux to back `[start, start + len)`, an allocation not yet
-/// touched, with 2 MiB pages; elsewhere, nothing.
-fn advise_huge_pages(start: usize, len: usize) {
+/// An empty vector with room for `capacity` items, its allocation not yet
+/// touched and, on Linux, advised onto 2 MiB pages (`madvise(MADV_HUGEPAGE)`,
+/// as Stockfish does for its transposition table): where transparent huge
+/// pages are granted only on request (the `madvise` setting, common on
+/// servers), a buffer on 4 KiB pages makes every random read a page walk
+/// too, and the walks' share of the caches varies from process to process.
+/// Without the grant, or off Linux, it stays on 4 KiB pages. The hash
+/// perft's table and the bench matrix's cache-pressure buffer use it.
+pub fn huge_page_vec<T>(capacity: usize) -> Vec<T> {
+    let v: Vec<T> = Vec::with_capacity(capacity);
     #[cfg(target_os = "linux")]
     {
         const PAGE: usize = 4096;
-        let (first, last) = (start.next_multiple_of(PAGE), (start + len) / PAGE * PAGE);
+        let start = v.as_ptr() as usize;
+        let end = start + v.capacity() * core::mem::size_of::<T>();
+        // madvise wants a page-aligned start; the first and last partial
+        // pages stay as they are.
+        let (first, last) = (start.next_multiple_of(PAGE), end / PAGE * PAGE);
         if last > first {
-            // SAFETY: [first, last) lies inside the caller's allocation,
+            // SAFETY: [first, last) lies inside the vector's own allocation,
             // which madvise neither reads nor writes: MADV_HUGEPAGE only
-            // changes how its untouched pages will be backed.
+            // changes how its not yet touched pages will be backed.
             let _ = unsafe {
                 libc::madvise(
                     first as *mut libc::c_void,
@@ -128,8 +138,7 @@ fn advise_huge_pages(start: usize, len: usize) {
             };
         }
     }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (start, len);
+    v
 }
 
 #[cfg(test)]

@@ -74,7 +74,7 @@ pub mod upkeep;
 
 pub use board::{MAX_MOVES, Move, MoveKind, MoveList, UciMove};
 pub use free::FreeFunctions;
-pub use hash::HashTable;
+pub use hash::{HashTable, huge_page_vec};
 pub use perft::{
     divide, divide_parallel, perft, perft_hashed, perft_on, perft_parallel, perft_with,
 };
