@@ -40,6 +40,8 @@ pub struct Planted(());
 impl SliderAttacks for Planted {
     const NAME: &'static str = "planted-bug";
     const LEVEL: Level = Level::Baseline;
+    // The oracle walks the rays; the planted case tests a literal mask.
+    const TABLE_BYTES: usize = 0;
     unsafe fn new_unchecked() -> Self {
         Planted(())
     }

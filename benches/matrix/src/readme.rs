@@ -71,14 +71,22 @@ fn perft(runs: &[Results]) -> String {
     let mut md = String::new();
     for r in runs.iter().filter(|r| !r.perft.is_empty()) {
         let positions = distinct(r.perft.iter().map(|p| (&p.position, p.depth)));
-        let rows = distinct(r.perft.iter().map(|p| &p.row));
-        let body = rows.into_iter().map(|row| {
+        // A row per build and row (the native build runs the hash perft).
+        let rows = distinct(r.perft.iter().map(|p| (&p.config, &p.row)));
+        let body = rows.into_iter().map(|(config, row)| {
             let mnps = positions.iter().map(|&(position, depth)| {
-                let mut of_row = r.perft.iter().filter(|p| &p.row == row);
+                let mut of_row = r
+                    .perft
+                    .iter()
+                    .filter(|p| (&p.config, &p.row) == (config, row));
                 let p = of_row.find(|p| (&p.position, p.depth) == (position, depth));
                 p.map_or("—".to_owned(), |p| format!("{:.0}", p.mnps))
             });
-            line(&[&code(row)], mnps)
+            let label = match config.as_str() {
+                "runtime" => code(row),
+                _ => format!("{} ({config} build)", code(row)),
+            };
+            line(&[&label], mnps)
         });
         let head: String = positions
             .iter()
@@ -92,6 +100,66 @@ fn perft(runs: &[Results]) -> String {
         md.push_str("No perft figures are committed yet.\n");
     }
     md
+}
+
+/// A run's hash perft in a sentence per build: `hq`'s choice (`auto`, a
+/// job) and the free functions against the best backend row, per position.
+fn hash_perft(r: &Results) -> String {
+    let hashed: Vec<_> = r
+        .perft
+        .iter()
+        .filter(|p| p.position.ends_with(" hash"))
+        .collect();
+    let mut md = String::new();
+    for config in distinct(hashed.iter().map(|p| p.config.as_str())) {
+        let of = |row: &str, position: &str| {
+            hashed.iter().find(|p| {
+                (p.config.as_str(), p.row.as_str(), p.position.as_str()) == (config, row, position)
+            })
+        };
+        let cells = distinct(hashed.iter().filter(|p| p.config == config).map(|p| p.position.as_str()))
+            .into_iter()
+            .filter_map(|position| {
+                let best = hq::Backend::all()
+                    .iter()
+                    .filter_map(|b| of(b.name(), position))
+                    .max_by(|a, b| a.mnps.total_cmp(&b.mnps))?;
+                let ratio = |row: &str| {
+                    of(row, position).map_or("—".to_owned(), |p| {
+                        format!("{:.0} ({:.2}×)", p.mnps, p.mnps / best.mnps)
+                    })
+                };
+                let (auto, free) = (ratio("auto"), ratio("free-functions"));
+                let (position, depth, best_row, best) = (position, best.depth, &best.row, best.mnps);
+                Some(format!(
+                    "{position} d{depth}: `auto` {auto}, free functions {free} of `{best_row}`'s {best:.0}"
+                ))
+            })
+            .collect::<Vec<_>>();
+        let build = match config {
+            "runtime" => "default build (its perft code compiled for the x86-64 baseline)",
+            _ => "`-C target-cpu=native` build",
+        };
+        md += &format!(
+            "Hash perft (64 MiB transposition table), {build}, million nodes per second and \
+             ÷ the best backend row: {}.\n\n",
+            cells.join("; ")
+        );
+    }
+    md
+}
+
+/// The README's table-footprint section: every backend's lookup tables, as
+/// the code states them (`Backend::table_bytes`).
+fn footprint() -> String {
+    let body = hq::Backend::all().iter().map(|b| {
+        let bytes = b.table_bytes();
+        line(
+            &[&code(b.name())],
+            [bytes.to_string(), format!("{:.1}", bytes as f64 / 1024.0)],
+        )
+    });
+    format!("{}\n", table("backend|bytes|KiB", body, 1))
 }
 
 /// The README's speed section: per CPU, the free functions of the runtime
@@ -131,7 +199,8 @@ fn speed(runs: &[Results]) -> String {
         md += &format!(
             "{model} (`{id}`, commit `{commit}`, {date}): the free functions of a default build, million \
              independent lookups per second ([`matrix.md`](benches/results/{id}/matrix.md)).\n\n\
-             {table}\n\n"
+             {table}\n\n{}",
+            hash_perft(r)
         );
     }
     if md.is_empty() {
@@ -172,7 +241,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let runs = hq_bench_format::committed_runs(&root.join("benches/results"));
     let runs = runs.map_err(anyhow::Error::msg)?;
     let files = [
-        ("README.md", vec![("speed", speed(&runs))]),
+        (
+            "README.md",
+            vec![("speed", speed(&runs)), ("footprint", footprint())],
+        ),
         (
             "docs/benchmarks.md",
             vec![("matrix", matrix(&runs)), ("perft", perft(&runs))],

@@ -11,6 +11,12 @@ hq_core::slider_token! {
     /// the shape of a search written on the free functions.
     pub struct FreeFunctions: "free-functions", portable;
     impl {
+        /// The free functions run the installed plan's backends, one per
+        /// piece at most (each piece's may differ): the sum of the largest
+        /// footprints of the backends `hq` can install, one per piece, an
+        /// upper bound.
+        const TABLE_BYTES: usize = hq::Backend::dispatched_table_bytes();
+
         #[inline(always)]
         fn run_compiled<R>(self, f: impl FnOnce(Self) -> R) -> R {
             f(self)

@@ -32,6 +32,9 @@ hq_core::slider_token! {
     /// The classical backend token, `classic`.
     pub struct Classic: "classic", portable;
     impl {
+        /// The ray masks (of the square, and of the nearest blocker).
+        const TABLE_BYTES: usize = size_of_val(&hq_core::RAY_MASKS);
+
         #[cfg_attr(debug_assertions, inline)]
         #[cfg_attr(not(debug_assertions), inline(always))]
         fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {

@@ -26,6 +26,8 @@ use crate::{Bitboard, Line, Slider, Square};
 /// impl SliderAttacks for Oracle {
 ///     const NAME: &'static str = "oracle";
 ///     const LEVEL: Level = Level::Baseline;
+///     // The oracle walks the rays: no table.
+///     const TABLE_BYTES: usize = 0;
 ///     unsafe fn new_unchecked() -> Self { Oracle }
 ///     fn line_attacks(self, line: Line, sq: Square, occ: Bitboard) -> Bitboard {
 ///         reference::line_attacks(line, sq, occ)
@@ -45,6 +47,18 @@ pub trait SliderAttacks: Copy + Send + Sync + core::fmt::Debug + 'static {
     /// CPU has every feature of it (a token combining backends may need more:
     /// see [`Self::is_supported`]).
     const LEVEL: Level;
+
+    /// Bytes of the static tables the single lookups read (rook, bishop and
+    /// queen; shared tables such as hq-core's line masks included): what the
+    /// backend keeps in the caches between lookups.
+    ///
+    /// Every form of the single lookups counts (the methods,
+    /// [`Self::single_in_any_caller`], [`Self::single_keyed`]): where they
+    /// read different copies of a table, each copy counts. So does a small
+    /// table loaded as a vector constant (a shuffle control). Stated as a
+    /// sum of `size_of_val` over the tables the kernels index, so that it
+    /// follows them; 0 for a backend that reads none.
+    const TABLE_BYTES: usize;
 
     /// Whether the running CPU (and OS) support the backend: by default,
     /// every feature of [`Self::LEVEL`].
@@ -473,8 +487,9 @@ pub fn debug_check_pair(occupancy: Bitboard, reversed: Bitboard) {
 
 /// Defines a backend token: the zero-sized struct and its
 /// [`SliderAttacks`] impl with `NAME`, `LEVEL` and `new_unchecked`, around
-/// the methods given. `portable` tokens (level [`Level::Baseline`]) also get
-/// `const fn get()`, since every CPU runs them.
+/// the items given (`TABLE_BYTES` and the methods). `portable` tokens
+/// (level [`Level::Baseline`]) also get `const fn get()`, since every CPU
+/// runs them.
 ///
 /// ```
 /// use hq_core::{Bitboard, Line, SliderAttacks, Square};
@@ -483,6 +498,9 @@ pub fn debug_check_pair(occupancy: Bitboard, reversed: Bitboard) {
 ///     /// Ray walking, as a token.
 ///     pub struct Walker: "walker", portable;
 ///     impl {
+///         // The oracle walks the rays: no table.
+///         const TABLE_BYTES: usize = 0;
+///
 ///         fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
 ///             hq_core::reference::line_attacks(line, sq, occupancy)
 ///         }

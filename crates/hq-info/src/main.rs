@@ -118,6 +118,18 @@ fn main() {
         ),
     }
     println!("latency:        {} (hq::latency)", p.latency);
+    // What the chosen backends keep in the caches between lookups.
+    let mut chosen: Vec<Backend> = Vec::new();
+    for b in p.backends() {
+        if !chosen.contains(&b) {
+            chosen.push(b);
+        }
+    }
+    let tables: Vec<String> = chosen
+        .iter()
+        .map(|b| format!("{b} {}", kib(b.table_bytes())))
+        .collect();
+    println!("tables:         {}", tables.join(", "));
     let text = selection.to_string();
     let mut why = text.lines().skip(2);
     println!("why:            {}", why.next().unwrap_or_default());
@@ -231,6 +243,12 @@ fn verbose(class: &hq::unstable::ClassChoice) {
             Ok(_) => "runs here".to_owned(),
             Err(missing) => format!("does not run here: {missing}"),
         };
-        println!("  {:<22} {:<16} {status}", b.name(), b.level().name());
+        let (name, level, tables) = (b.name(), b.level().name(), kib(b.table_bytes()));
+        println!("  {name:<22} {level:<16} {tables:>10} of tables  {status}");
     }
+}
+
+/// `bytes` in KiB, one decimal (the footprint of a backend's tables).
+fn kib(bytes: usize) -> String {
+    format!("{:.1} KiB", bytes as f64 / 1024.0)
 }

@@ -157,6 +157,10 @@ hq_core::slider_token! {
     /// table of packed attack sets, unpacked by PDEP.
     pub struct PextPdep: "pext-pdep", Level::X86V3;
     impl {
+        /// The masks, spans and packed-set pointers of both pieces, and the
+        /// packed attack sets.
+        const TABLE_BYTES: usize = size_of_val(&ENTRIES) + size_of_val(&PACKED);
+
         #[inline]
         fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
             hq_core::line_attacks_from_piece(self, line, sq, occupancy)

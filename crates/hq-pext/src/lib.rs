@@ -372,6 +372,11 @@ hq_core::slider_token! {
     /// The PEXT backend token (`pext`).
     pub struct Pext: "pext", Level::X86V3;
     impl {
+        /// The masks and attack pointers of both pieces, and the attack
+        /// sets (every form of the lookups reads these: the keyed one takes
+        /// the mask from its key, not from the entries, and reads the rest).
+        const TABLE_BYTES: usize = size_of_val(&ENTRIES) + size_of_val(&ATTACKS);
+
         #[inline]
         fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
             hq_core::line_attacks_from_piece(self, line, sq, occupancy)

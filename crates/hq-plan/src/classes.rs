@@ -305,6 +305,42 @@ impl Backend {
             false => cfg!(feature = "all-backends") || chosen_here(self, None),
         }
     }
+
+    /// An upper bound of the bytes of lookup tables
+    /// ([`Backend::table_bytes`]) that single lookups through the installed
+    /// plan read, whichever plan it is: each piece's lookups run on one
+    /// backend this build dispatches on this target, so the largest
+    /// footprints of those backends, one per piece, summed (a plan with one
+    /// backend for every piece reads that backend's alone). For tokens on
+    /// the route (`hq`'s jobs without an arm, tokens on its free
+    /// functions). The installed words the route reads to find the backend
+    /// are its state, not tables: not counted.
+    #[doc(hidden)]
+    pub const fn dispatched_table_bytes() -> usize {
+        let mut largest = [0; Slider::ALL.len()];
+        let mut i = 0;
+        while i < Backend::ALL.len() {
+            let backend = Backend::ALL[i];
+            if backend.is_dispatched() && on_this_target(backend.level()) {
+                // Into the sorted list of the largest, the smallest out.
+                let mut bytes = backend.table_bytes();
+                let mut j = 0;
+                while j < largest.len() {
+                    if bytes > largest[j] {
+                        (largest[j], bytes) = (bytes, largest[j]);
+                    }
+                    j += 1;
+                }
+            }
+            i += 1;
+        }
+        let (mut sum, mut j) = (0, 0);
+        while j < largest.len() {
+            sum += largest[j];
+            j += 1;
+        }
+        sum
+    }
 }
 
 /// Whether some class of this build's target names `backend` for `entry`

@@ -102,6 +102,12 @@ macro_rules! define_backends {
                 match self { $(Backend::$variant => <$token as SliderAttacks>::LEVEL),* }
             }
 
+            /// Bytes of the backend's lookup tables ([`SliderAttacks::TABLE_BYTES`]).
+            /// The figure on its own architecture, on every target.
+            pub const fn table_bytes(self) -> usize {
+                match self { $(Backend::$variant => <$token as SliderAttacks>::TABLE_BYTES),* }
+            }
+
             /// The backend's entry points compiled for its level, or what
             /// this CPU lacks.
             #[cfg(feature = "std")]

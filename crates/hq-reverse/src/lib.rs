@@ -37,6 +37,9 @@ hq_core::slider_token! {
     /// The reverse-bitboard backend token, `reverse-bitboards`.
     pub struct ReverseBitboards: "reverse-bitboards", portable;
     impl {
+        /// The line masks (of the square and of the turned square).
+        const TABLE_BYTES: usize = size_of_val(&hq_core::LINE_MASKS);
+
         #[cfg_attr(debug_assertions, inline)]
         #[cfg_attr(not(debug_assertions), inline(always))]
         fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {

@@ -41,11 +41,13 @@ use kernels::{
 /// [`hq_core::SliderAttacks`] impl over the token's `line` method, the set-wise
 /// methods with the token's measured loop counts.
 macro_rules! line_token {
-    ($(#[$doc:meta])* $token:ident, $name:literal, setwise $($setwise:tt)*) => {
+    ($(#[$doc:meta])* $token:ident, $name:literal, tables $tables:expr, setwise $($setwise:tt)*) => {
         hq_core::slider_token! {
             $(#[$doc])*
             pub struct $token: $name, portable;
             impl {
+                const TABLE_BYTES: usize = $tables;
+
                 #[cfg_attr(debug_assertions, inline)]
                 #[cfg_attr(not(debug_assertions), inline(always))]
                 fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
@@ -73,10 +75,12 @@ macro_rules! line_token {
 }
 
 /// A [`line_token!`] of bswap HQ for files and diagonals and `$rank` for
-/// ranks.
+/// ranks (whose tables beyond the line masks are `$rank_tables`).
 macro_rules! bswap_token {
-    ($(#[$doc:meta])* $token:ident, $name:literal, ranks by $rank:ident, setwise $($setwise:tt)*) => {
-        line_token!($(#[$doc])* $token, $name, setwise $($setwise)*);
+    ($(#[$doc:meta])* $token:ident, $name:literal, ranks by $rank:ident, tables $rank_tables:expr,
+     setwise $($setwise:tt)*) => {
+        line_token!($(#[$doc])* $token, $name, tables size_of_val(&LINE_MASKS) + $rank_tables,
+            setwise $($setwise)*);
 
         impl $token {
             #[inline(always)]
@@ -98,6 +102,7 @@ macro_rules! bswap_token {
 bswap_token!(
     /// bswap HQ for files and diagonals, the first-rank table for ranks.
     ScalarRankTable, "scalar-rank-table", ranks by rank_attacks_by_table,
+    tables size_of_val(&kernels::FIRST_RANK),
     setwise rooks loop_up_to(0),
         bishops pair_up_to(2).fill_with_avx512(),
         queens loop_up_to(0)
@@ -106,6 +111,8 @@ bswap_token!(
 bswap_token!(
     /// bswap HQ for files and diagonals, ranks mapped onto the main diagonal.
     ScalarRankDiagonal, "scalar-rank-diagonal", ranks by rank_attacks_by_diagonal,
+    // The diagonal's mask comes from the line masks too.
+    tables 0,
     setwise rooks loop_up_to(0),
         bishops pair_up_to(2).fill_with_avx512(),
         queens loop_up_to(0)
@@ -146,6 +153,9 @@ hq_core::slider_token! {
     /// (the pair entry points).
     pub struct ScalarReverse: "scalar-reverse", portable;
     impl {
+        /// The line masks (of the square and of the turned square).
+        const TABLE_BYTES: usize = size_of_val(&LINE_MASKS);
+
         #[cfg_attr(debug_assertions, inline)]
         #[cfg_attr(not(debug_assertions), inline(always))]
         fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {

@@ -54,13 +54,19 @@ use hq_core::{Bitboard, Line, SliderAttacks, Square, check_batch_lengths};
 /// elsewhere a never-supported stand-in (portable HQ) so the name exists.
 ///
 /// `rook`, `bishop`, `queen`: `unsafe fn(Square, u64) -> u64` kernels;
-/// `batch soa(Lanes)` runs [`generic::soa`] on that register type, `batch
-/// singles` the single kernels in a loop.
+/// `tables`: the bytes of the tables they and the forms for any caller
+/// read ([`SliderAttacks::TABLE_BYTES`] on the token's architecture);
+/// `elsewhere`: that figure as a number, which the stand-in states on other
+/// targets (so that every target reports a backend's real footprint; the
+/// token's own target checks it at compile time); `batch soa(Lanes)` runs
+/// [`generic::soa`] on that register type, `batch singles` the single
+/// kernels in a loop.
 macro_rules! simd_backend {
     (
         $(#[$doc:meta])*
         $token:ident in $module:ident: $name:literal, $level:ident, $arch:literal,
         rook $rook:path, bishop $bishop:path, queen $queen:path,
+        tables $tables:expr, elsewhere $elsewhere:literal,
         batch $batch:ident $(($lanes:ty))?,
         setwise $setwise:ident($($setwise_args:tt)*)
         below rooks $rmode:ident($rmax:literal), bishops $bmode:ident($bmax:literal),
@@ -122,10 +128,18 @@ macro_rules! simd_backend {
             simd_backend!(@setwise_fn $setwise($($setwise_args)*), $level);
         }
 
+        // The stated figure is the counted one (x86-64 without SSE2 has no
+        // `asm!` forms, so fewer tables).
+        #[cfg(all(target_arch = $arch, any(not(target_arch = "x86_64"), target_feature = "sse2")))]
+        const _: () = assert!(
+            $tables == $elsewhere,
+            concat!("update `elsewhere` of ", $name, " to its counted tables")
+        );
+
         #[cfg(target_arch = $arch)]
         #[allow(unused_unsafe)] // wasm: safe to call where simd128 is on for the whole build
         impl SliderAttacks for $token {
-            simd_backend!(@identity $token, $name, Level::$level);
+            simd_backend!(@identity $token, $name, Level::$level, $tables);
 
             /// The piece kernel through the line, masked to it (the other
             /// line's attacks lie outside the mask).
@@ -231,7 +245,8 @@ macro_rules! simd_backend {
         /// misuse of `new_unchecked` still gets right answers.
         #[cfg(not(target_arch = $arch))]
         impl SliderAttacks for $token {
-            simd_backend!(@identity $token, $name, Level::$level);
+            // The footprint on its own architecture.
+            simd_backend!(@identity $token, $name, Level::$level, $elsewhere);
 
             #[inline]
             fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
@@ -239,9 +254,10 @@ macro_rules! simd_backend {
             }
         }
     };
-    (@identity $token:ident, $name:literal, $level:expr) => {
+    (@identity $token:ident, $name:literal, $level:expr, $tables:expr) => {
         const NAME: &'static str = $name;
         const LEVEL: Level = $level;
+        const TABLE_BYTES: usize = $tables;
 
         #[inline]
         unsafe fn new_unchecked() -> Self {
@@ -389,6 +405,13 @@ simd_backend! {
     Ssse3 in ssse3: "ssse3", X86V2, "x86_64",
     rook rank_on_diagonal::rook, bishop generic::pair::bishop::<Xmm>,
     queen rank_on_diagonal::queen,
+    // The rook's records and rank shuffles, the bishop's records (the
+    // queen's are both), the byte-swap control; the `asm!` forms' records.
+    tables size_of_val(&generic::pair::ROOK_ON_DIAGONAL)
+        + arch::rank_on_diagonal::TABLE_BYTES
+        + size_of_val(&generic::pair::BISHOP)
+        + <arch::Xmm as vector::Lanes>::SWAP_BYTES_TABLES
+        + arch::SSE_LOOKUP_TABLE_BYTES, elsewhere 22_816,
     batch singles,
     // Rooks and bishops by lookups up to 2 sliders, branch-free; above, and
     // for every queen set, the portable fill, inlined into the caller
@@ -409,6 +432,16 @@ simd_backend! {
     Avx2 in avx2: "avx2", X86V3, "x86_64",
     rook rank_on_diagonal::rook, bishop generic::pair::bishop::<Xmm>,
     queen generic::dual::queen::<Ymm>,
+    // The SSSE3 rook's and bishop's tables, the dual queen's records and
+    // first-rank table, the byte-swap control (32 bytes for the ymm queen,
+    // whose first 16 the xmm kernels read); the `asm!` forms' records.
+    tables size_of_val(&generic::pair::ROOK_ON_DIAGONAL)
+        + arch::rank_on_diagonal::TABLE_BYTES
+        + size_of_val(&generic::pair::BISHOP)
+        + size_of_val(&generic::dual::RECORDS)
+        + size_of_val(&hq_scalar::kernels::FIRST_RANK)
+        + <arch::Ymm as vector::Lanes>::SWAP_BYTES_TABLES
+        + arch::SSE_LOOKUP_TABLE_BYTES, elsewhere 27_440,
     batch soa(Ymm),
     // Lookups up to 2 sliders, branch-free, the four-direction fill above.
     setwise fill(Ymm, Ymm, Ymm)
@@ -424,6 +457,15 @@ simd_backend! {
     Avx512 in avx512: "avx512", X86V4, "x86_64",
     rook generic::pair::rook::<XmmGfni>, bishop generic::pair::bishop::<XmmGfni>,
     queen generic::quad::queen::<YmmGfni>,
+    // The pair records, the quad queen's records, the byte-swap control
+    // and the bit matrix (one constant for the xmm rook and the ymm
+    // queen); the `asm!` forms' records.
+    tables size_of_val(&generic::pair::ROOK)
+        + size_of_val(&generic::pair::BISHOP)
+        + size_of_val(&generic::quad::RECORDS)
+        + <arch::XmmGfni as vector::Lanes>::SWAP_BYTES_TABLES
+        + <arch::XmmGfni as vector::Lanes>::REVERSE_BITS_TABLES
+        + arch::EVEX_LOOKUP_TABLE_BYTES, elsewhere 20_528,
     batch soa(Zmm),
     // The fill for every set: its cost does not depend on the number, it
     // is about that of two branch-free lookups, and a crossover test at 2
@@ -441,6 +483,12 @@ simd_backend! {
     Neon in neon: "neon", Neon, "aarch64",
     rook generic::pair::rook::<Neon128>, bishop generic::pair::bishop::<Neon128>,
     queen generic::pair::queen::<Neon128>,
+    // The pair records (the bishop's byte swap and the rook's bit reversal
+    // are instructions: no table).
+    tables size_of_val(&generic::pair::ROOK)
+        + size_of_val(&generic::pair::BISHOP)
+        + <arch::Neon128 as vector::Lanes>::SWAP_BYTES_TABLES
+        + <arch::Neon128 as vector::Lanes>::REVERSE_BITS_TABLES, elsewhere 6_144,
     batch singles,
     // Not timed (no ARM machine): the AVX2 crossover, the same structure.
     setwise fill(Neon128, Neon128, Neon128)
@@ -454,6 +502,11 @@ simd_backend! {
     Simd128 in simd128: "simd128", Simd128, "wasm32",
     rook generic::pair::rook::<Wasm128>, bishop generic::pair::bishop::<Wasm128>,
     queen generic::pair::queen::<Wasm128>,
+    // The pair records; the rook's bit reversal: the byte-swap control (the
+    // bishop's) and the nibble tables.
+    tables size_of_val(&generic::pair::ROOK)
+        + size_of_val(&generic::pair::BISHOP)
+        + <arch::Wasm128 as vector::Lanes>::REVERSE_BITS_TABLES, elsewhere 6_192,
     batch singles,
     // Not timed: the SSSE3 token's crossovers (the same line pairs per register).
     setwise scalar()

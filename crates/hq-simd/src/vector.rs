@@ -67,6 +67,14 @@ pub(crate) trait Lanes: Copy {
         unsafe { self.or(b.and(c)) }
     }
 
+    /// Bytes of the tables [`Lanes::swap_bytes`] loads (its shuffle
+    /// control; 0 where it is one instruction).
+    const SWAP_BYTES_TABLES: usize;
+    /// Bytes of the tables [`Lanes::reverse_bits`] loads, those of its
+    /// byte swap included (nibble tables, a bit matrix; 0 where it is one
+    /// instruction).
+    const REVERSE_BITS_TABLES: usize;
+
     /// Each lane byte-swapped: the board mirrored vertically, which reverses
     /// every file, diagonal and anti-diagonal (not the ranks).
     unsafe fn swap_bytes(self) -> Self;
@@ -96,6 +104,18 @@ pub(crate) trait VariableShifts: Lanes {
             let back = Self::splat(64).sub(counts);
             self.shl_var(counts).or(self.shr_var(back))
         }
+    }
+}
+
+/// The bytes of `table` that a register of type `V` loads as a constant:
+/// its first `size_of::<V>()` (all of a shorter table). For the
+/// `*_TABLES` constants of [`Lanes`].
+#[cfg_attr(target_arch = "aarch64", allow(dead_code))] // `rev64`, `rbit`: no table
+pub(crate) const fn loaded_bytes<V>(table: &[u8]) -> usize {
+    if size_of::<V>() < table.len() {
+        size_of::<V>()
+    } else {
+        table.len()
     }
 }
 
@@ -159,6 +179,10 @@ macro_rules! lanes_logic {
 macro_rules! nibble_reverse_bits {
     (table: $table:path, shuffle: $shuffle:path, and: $and:path, or: $or:path,
      low_nibbles: $low:expr, high_nibbles: |$x:ident| $high:expr) => {
+        const REVERSE_BITS_TABLES: usize = Self::SWAP_BYTES_TABLES
+            + $crate::vector::loaded_bytes::<Self>(&NIBBLE_REVERSED_HIGH)
+            + $crate::vector::loaded_bytes::<Self>(&NIBBLE_REVERSED_LOW);
+
         #[inline(always)]
         unsafe fn reverse_bits(self) -> Self {
             // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).

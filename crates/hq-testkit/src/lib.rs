@@ -8,6 +8,7 @@
 //! # impl SliderAttacks for MyBackend {
 //! #     const NAME: &'static str = "doc-oracle";
 //! #     const LEVEL: hq_core::cpu::Level = hq_core::cpu::Level::Baseline;
+//! #     const TABLE_BYTES: usize = 0;
 //! #     unsafe fn new_unchecked() -> Self { MyBackend }
 //! #     fn line_attacks(self, l: Line, s: Square, o: Bitboard) -> Bitboard { reference::line_attacks(l, s, o) }
 //! # }

@@ -5,14 +5,20 @@ use super::*;
 use hq_core::cpu::Level;
 
 /// A portable test backend: the struct, its name, and the methods given.
+/// Its lookups are the oracle's, which walks the rays: no table, unless
+/// `tables` says which it reads.
 macro_rules! backend {
     ($(#[$doc:meta])* $name:ident, $label:literal; $($methods:tt)*) => {
+        backend! { $(#[$doc])* $name, $label, tables 0; $($methods)* }
+    };
+    ($(#[$doc:meta])* $name:ident, $label:literal, tables $tables:expr; $($methods:tt)*) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug)]
         struct $name;
         impl SliderAttacks for $name {
             const NAME: &'static str = $label;
             const LEVEL: Level = Level::Baseline;
+            const TABLE_BYTES: usize = $tables;
             unsafe fn new_unchecked() -> Self {
                 $name
             }
@@ -31,7 +37,7 @@ backend! {
     /// Wrong in one single case: a rook on h8 whose rank holds exactly one
     /// blocker, on b8, also "sees" a8 through it. Random occupancies almost never
     /// hit this; the exhaustive part must.
-    OffByOneCase, "wrong-in-one-case";
+    OffByOneCase, "wrong-in-one-case", tables size_of_val(&LINE_MASKS);
     fn line_attacks(self, line: Line, sq: Square, occ: Bitboard) -> Bitboard {
         let right = reference::line_attacks(line, sq, occ);
         let on_line = occ.0 & LINE_MASKS[sq as usize].get(line);
@@ -96,6 +102,8 @@ impl SliderAttacks for NeverSupported {
     const NAME: &'static str = "never-supported";
     // A level no CPU running these tests has (wasm SIMD on a native target).
     const LEVEL: Level = Level::Simd128;
+    // No lookup ever runs.
+    const TABLE_BYTES: usize = 0;
     unsafe fn new_unchecked() -> Self {
         NeverSupported
     }

@@ -101,15 +101,18 @@ const BISHOP: [usize; 2] = [DIAGONAL, ANTI_DIAGONAL];
 const QUEEN: [usize; 4] = [RANK, FILE, DIAGONAL, ANTI_DIAGONAL];
 
 /// A VPPERM HQ token: every method is `$attacks` over its line set
-/// (`$lines` is an array of line indices); the set-wise methods by
-/// `hq_scalar::setwise_methods!` with the given crossovers.
+/// (`$lines` is an array of line indices), which reads tables of `$tables`
+/// bytes; the set-wise methods by `hq_scalar::setwise_methods!` with the
+/// given crossovers.
 macro_rules! vpperm_token {
     ($(#[$doc:meta])* $token:ident: $name:literal, $level:expr,
-     |$lines:ident, $sq:ident, $occ:ident| $attacks:expr; setwise $($setwise:tt)*) => {
+     |$lines:ident, $sq:ident, $occ:ident| $attacks:expr; tables $tables:expr; setwise $($setwise:tt)*) => {
         hq_core::slider_token! {
             $(#[$doc])*
             pub struct $token: $name, $level;
             impl {
+                const TABLE_BYTES: usize = $tables;
+
                 #[inline]
                 fn line_attacks(self, line: Line, $sq: Square, occupancy: Bitboard) -> Bitboard {
                     let ($lines, $occ) = ([line_index(line)], occupancy.0);
@@ -145,6 +148,9 @@ vpperm_token!(
     /// ([`model::vpperm_u128`]): portable, needs no CPU feature (`xop-model`).
     XopModel: "xop-model", Level::Baseline,
     |lines, sq, occupancy| pair_hq(model::vpperm_u128, &lines, sq, occupancy);
+    // The mask pairs, and the model's table of operations, indexed by each
+    // selector byte (the selectors themselves are immediates).
+    tables size_of_val(&PAIRS) + size_of_val(&model::Op::ALL);
     // Always the portable occluded fill: one model lookup costs more than
     // twenty fills for a queen (the `xop-model` rows of the committed runs).
     setwise rooks loop_up_to(0), bishops loop_up_to(0), queens loop_up_to(0)
@@ -158,12 +164,24 @@ vpperm_token!(
     XopSsse3: "xop-ssse3", Level::X86V2,
     // SAFETY: the token proves its level, which has SSSE3.
     |lines, sq, occupancy| unsafe { ssse3_attacks(lines, sq, occupancy) };
+    // The mask pairs and the VPPERMs' tables.
+    tables size_of_val(&PAIRS) + SSSE3_VPPERM_TABLE_BYTES;
     // The portable occluded fill for every set: it beats even one lookup
     // (1-2 sliders, ns per call: rooks 4.1 against 6.6 branch-free,
     // bishops 3.8 against 6.2, queens 4.6 against 10.5 by a loop;
     // setwise_crossover on the Intel Xeon, mixed counts).
     setwise rooks loop_up_to(0), bishops loop_up_to(0), queens loop_up_to(0)
 );
+
+/// Bytes of the tables the VPPERMs of [`ssse3_attacks`] read: the two
+/// selectors and the SSSE3 version's nibble tables, all vector constants
+/// (off x86-64, where no token exists, the model's table of operations).
+#[cfg(target_arch = "x86_64")]
+const SSSE3_VPPERM_TABLE_BYTES: usize =
+    size_of_val(&PAIR_SELECTOR) + size_of_val(&FULL_REVERSE_SELECTOR) + crate::ssse3::TABLE_BYTES;
+/// See above.
+#[cfg(not(target_arch = "x86_64"))]
+const SSSE3_VPPERM_TABLE_BYTES: usize = size_of_val(&model::Op::ALL);
 
 /// The pair HQ with the SSSE3 VPPERM on x86-64 (the model elsewhere, where
 /// no token can call it).

@@ -49,6 +49,11 @@ const REVERSED_LOW_NIBBLE: [u8; 16] = hq_core::nibble_reversal_table(4);
 /// `reverse4(n)` for each nibble `n`: the reversed high nibble, moved to the bottom.
 const REVERSED_HIGH_NIBBLE: [u8; 16] = hq_core::nibble_reversal_table(0);
 
+/// Bytes of the tables [`vpperm`] loads: the nibble tables (its selector is
+/// the caller's).
+pub(crate) const TABLE_BYTES: usize =
+    size_of_val(&REVERSED_LOW_NIBBLE) + size_of_val(&REVERSED_HIGH_NIBBLE);
+
 hq_core::at_level! { X86V2;
     /// The SSSE3 VPPERM.
     ///

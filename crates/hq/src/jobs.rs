@@ -102,6 +102,7 @@ pub(crate) fn batch<C: crate::kernels::Caller>(
 impl<S: SliderAttacks, const ENTRY: usize> SliderAttacks for Active<S, ENTRY> {
     const NAME: &'static str = "auto";
     const LEVEL: Level = S::LEVEL;
+    const TABLE_BYTES: usize = S::TABLE_BYTES;
 
     fn is_supported() -> bool {
         S::is_supported()
@@ -134,6 +135,7 @@ pub(crate) struct Dynamic<const ENTRY: usize>(());
 impl<const ENTRY: usize> SliderAttacks for Dynamic<ENTRY> {
     const NAME: &'static str = "auto";
     const LEVEL: Level = Level::Baseline;
+    const TABLE_BYTES: usize = hq_plan::Backend::dispatched_table_bytes();
 
     unsafe fn new_unchecked() -> Self {
         Dynamic(())

@@ -19,6 +19,8 @@ struct Free;
 impl SliderAttacks for Free {
     const NAME: &'static str = "free functions";
     const LEVEL: hq::cpu::Level = hq::cpu::Level::Baseline;
+    // The installed plan's backends, one per piece at most.
+    const TABLE_BYTES: usize = Backend::dispatched_table_bytes();
 
     unsafe fn new_unchecked() -> Self {
         Free

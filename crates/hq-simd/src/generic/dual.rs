@@ -19,13 +19,13 @@ use hq_core::{LINE_MASKS, Square};
 /// (one load each, where computing them took a shift and two moves).
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
-struct Record {
+pub(crate) struct Record {
     masks: [u64; 4],
     bit: u64,
     mirrored_bit: u64,
 }
 
-static RECORDS: [Record; 64] = {
+pub(crate) static RECORDS: [Record; 64] = {
     let mut table = [Record {
         masks: [0; 4],
         bit: 0,

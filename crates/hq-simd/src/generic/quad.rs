@@ -14,13 +14,13 @@ use hq_core::{LINE_MASKS, Square};
 /// same change made `avx2`'s queen 1.2x faster).
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
-struct Record {
+pub(crate) struct Record {
     masks: hq_core::LineMasks,
     bit: u64,
     turned_bit: u64,
 }
 
-static RECORDS: [Record; 64] = {
+pub(crate) static RECORDS: [Record; 64] = {
     let mut table = [Record {
         masks: LINE_MASKS[0],
         bit: 0,

@@ -19,6 +19,10 @@ impl Lanes for Neon128 {
         // SAFETY: NEON (the `Lanes` contract); two words.
         unsafe { Self::load(words.as_ptr()) }
     }
+    // `rev64` and `rbit`: no table.
+    const SWAP_BYTES_TABLES: usize = 0;
+    const REVERSE_BITS_TABLES: usize = 0;
+
     #[inline(always)]
     unsafe fn swap_bytes(self) -> Self {
         // SAFETY: NEON (the `Lanes` contract).

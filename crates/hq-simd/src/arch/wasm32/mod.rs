@@ -34,6 +34,8 @@ impl Lanes for Wasm128 {
         // SAFETY: two readable squares (the `Lanes` contract).
         Wasm128(unsafe { u64x2(*squares as u64, *squares.add(1) as u64) })
     }
+    const SWAP_BYTES_TABLES: usize = crate::vector::loaded_bytes::<Self>(&SWAP_BYTES);
+
     #[inline(always)]
     unsafe fn swap_bytes(self) -> Self {
         // SAFETY: simd128 (the `Lanes` contract).

@@ -80,6 +80,16 @@ pub(crate) mod evex {
         t
     };
 
+    /// Bytes of the tables the kernels read: the records of each piece
+    /// (the rook's and the bishop's are the `const` copies of the pair
+    /// records, not the statics: see `pair::BISHOP_RECORDS`), the byte-swap
+    /// control and the rook's bit matrix (the queen's is in its record).
+    pub(crate) const TABLE_BYTES: usize = size_of_val(ROOK_RECORDS)
+        + size_of_val(BISHOP_RECORDS)
+        + size_of_val(QUEENS)
+        + size_of_val(SWAP_BYTES)
+        + size_of_val(&REVERSE_BITS);
+
     /// `slider`'s attacks from `sq`.
     ///
     /// # Safety
@@ -244,6 +254,14 @@ pub(crate) mod sse {
         }
         t
     };
+
+    /// Bytes of the tables the kernels read: the records of each piece
+    /// (the bishop's are the `const` copy of the pair records, not the
+    /// static: see `pair::BISHOP_RECORDS`) and the byte-swap control.
+    pub(crate) const TABLE_BYTES: usize = size_of_val(ROOKS)
+        + size_of_val(BISHOP_RECORDS)
+        + size_of_val(QUEENS)
+        + size_of_val(SWAP_BYTES);
 
     /// `slider`'s attacks from `sq`.
     ///

@@ -40,6 +40,8 @@ const REVERSE_BITS_MATRIX: i64 = 0x8040_2010_0804_0201u64 as i64;
 /// `swap_bytes` by one `pshufb` with [`SWAP_BYTES`].
 macro_rules! pshufb_swap_bytes {
     ($shuffle:path, $table:path) => {
+        const SWAP_BYTES_TABLES: usize = crate::vector::loaded_bytes::<Self>(&SWAP_BYTES);
+
         #[inline(always)]
         unsafe fn swap_bytes(self) -> Self {
             // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).
@@ -51,6 +53,9 @@ macro_rules! pshufb_swap_bytes {
 /// `reverse_bits` by two GFNI affine steps (see [`REVERSE_BITS_MATRIX`]).
 macro_rules! gfni_reverse_bits {
     ($set1:path, $affine:ident) => {
+        /// The matrix, broadcast from memory.
+        const REVERSE_BITS_TABLES: usize = size_of_val(&REVERSE_BITS_MATRIX);
+
         #[inline(always)]
         unsafe fn reverse_bits(self) -> Self {
             // SAFETY: the caller has this register type's instruction set (the `Lanes` contract).

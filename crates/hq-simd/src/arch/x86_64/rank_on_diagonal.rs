@@ -33,6 +33,10 @@ pub(super) struct RankShuffles {
 
 static RANK_SHUFFLES: [RankShuffles; 8] = *RANK_SHUFFLES_CONST;
 
+/// Bytes of the table [`rook`] and [`queen`] read besides the pair records
+/// and the byte-swap control: [`RANK_SHUFFLES`].
+pub(crate) const TABLE_BYTES: usize = size_of_val(&RANK_SHUFFLES);
+
 /// [`RANK_SHUFFLES`] for the `asm!` kernels (see `pair::BISHOP_RECORDS`).
 pub(super) const RANK_SHUFFLES_CONST: &[RankShuffles; 8] = &{
     let mut table = [RankShuffles {
