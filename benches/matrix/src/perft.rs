@@ -5,7 +5,11 @@
 //! and 4), which checks every count against the known value; then the hash
 //! perft of the `hq` rows (the same positions with a 64 MiB transposition
 //! table: positions `startpos hash` and `kiwipete hash`). Built in the
-//! `runtime` configuration's target dir.
+//! `runtime` configuration's target dir; then (not `--quick`) the hash
+//! perft again in the `native` one (`-C target-cpu=native`), as engines are
+//! built: there the free functions' row is the move generator of a user's
+//! engine compiled for the CPU, as the jobs' rows are, where the `runtime`
+//! build compiles it for the x86-64 baseline.
 
 use crate::CARGO;
 use crate::run::build_env;
@@ -26,46 +30,63 @@ pub fn run(sh: &Shell, quick: bool) -> anyhow::Result<(Vec<PerftFigure>, Option<
         return Ok((Vec::new(), Some(note)));
     }
     // The quick run (a pipeline check) leaves out the board-option rows,
-    // most of the example's build time.
+    // most of the example's build time, and the native build.
     let (features, repeat) = match quick {
         true => ("peers", "1"),
         false => ("peers-board-options", "3"),
     };
-    let args = ["--features", features, "--", "--csv", "--repeat", repeat];
-    // The bench profile, as the matrix's builds in the same target dir (the
-    // crates they share are built once).
-    let cmd = cmd!(
-        sh,
-        "{CARGO} run --profile bench -p hq-chess --example peers {args...}"
-    );
-    let cmd = match quick {
-        // A pipeline check (the counts are still checked): optimising every
-        // backend's perft took 224 s of the quick run's 369 (CI, Zen 4).
-        true => build_env(cmd.arg("--quick"), "").env("CARGO_PROFILE_BENCH_OPT_LEVEL", "1"),
-        false => build_env(cmd, ""),
-    };
-    let shown = crate::shown(&cmd);
-    println!("\n[perft] building and running: {shown}");
     let started = Instant::now();
-    let stdout = cmd.quiet().read().context("the perft stage failed")?;
-    let mut figures = Vec::new();
-    for line in stdout.lines().filter_map(|l| l.strip_prefix("csv,")) {
-        let f = figure(line).with_context(|| format!("unexpected perft line {line:?}"))?;
-        let (row, position, depth, mnps) = (&f.row, &f.position, f.depth, f.mnps);
-        println!("[perft] {row}: {position} d{depth}: {mnps:.1} M nodes/s");
-        figures.push(f);
+    let (mut figures, mut shown) = (Vec::new(), Vec::new());
+    let builds: &[(&str, &str, &[&str])] = match quick {
+        true => &[("runtime", "", &[])],
+        false => &[
+            ("runtime", "", &[]),
+            ("native", "-C target-cpu=native", &["--hash-only"]),
+        ],
+    };
+    for &(config, rustflags, only) in builds {
+        let features = if only.is_empty() { features } else { "peers" };
+        let args = ["--features", features, "--", "--csv", "--repeat", repeat];
+        // The bench profile, as the matrix's builds in the same target dir
+        // (the crates they share are built once).
+        let cmd = cmd!(
+            sh,
+            "{CARGO} run --profile bench -p hq-chess --example peers {args...} {only...}"
+        );
+        let cmd = match quick {
+            // A pipeline check (the counts are still checked): optimising
+            // every backend's perft took 224 s of the quick run's 369 (CI,
+            // Zen 4).
+            true => {
+                build_env(cmd.arg("--quick"), rustflags).env("CARGO_PROFILE_BENCH_OPT_LEVEL", "1")
+            }
+            false => build_env(cmd, rustflags),
+        };
+        let cmd_shown = crate::shown(&cmd);
+        println!("\n[perft] building and running ({config}): {cmd_shown}");
+        let stdout = cmd.quiet().read().context("the perft stage failed")?;
+        for line in stdout.lines().filter_map(|l| l.strip_prefix("csv,")) {
+            let f =
+                figure(line, config).with_context(|| format!("unexpected perft line {line:?}"))?;
+            let (row, position, depth, mnps) = (&f.row, &f.position, f.depth, f.mnps);
+            println!("[perft] {config} {row}: {position} d{depth}: {mnps:.1} M nodes/s");
+            figures.push(f);
+        }
+        shown.push(format!("`{cmd_shown}`"));
     }
     let note = format!(
-        "Perft: `{shown}` ({:.0} s; best of {repeat} runs per engine, one thread; every count \
+        "Perft: {} ({:.0} s; best of {repeat} runs per engine, one thread; every count \
          checked against the known value by the example). Engines missing from the table were \
          skipped by it (e.g. Stockfish not installed).",
+        shown.join(", then "),
         started.elapsed().as_secs_f64()
     );
     Ok((figures, Some(note)))
 }
 
-/// The example's `<position> d<depth>,<engine>,<nodes>,<seconds>,<nps>`.
-fn figure(line: &str) -> Option<PerftFigure> {
+/// The example's `<position> d<depth>,<engine>,<nodes>,<seconds>,<nps>`,
+/// run in the matrix's configuration `config`.
+fn figure(line: &str, config: &str) -> Option<PerftFigure> {
     let [workload, engine, nodes, seconds, _] = line.split(',').collect::<Vec<_>>()[..] else {
         return None;
     };
@@ -82,7 +103,7 @@ fn figure(line: &str) -> Option<PerftFigure> {
         .strip_prefix("hq-chess/")
         .or(engine.split_whitespace().next())?;
     Some(PerftFigure {
-        config: "runtime".to_owned(),
+        config: config.to_owned(),
         row: row.to_owned(),
         position,
         depth: depth.parse().ok()?,
@@ -98,18 +119,26 @@ mod tests {
 
     #[test]
     fn the_example_s_lines_parse_plain_and_hashed() {
-        let plain = figure("startpos d6,hq-chess/pext,119060324,0.5,238120648").expect("parses");
+        let plain = figure(
+            "startpos d6,hq-chess/pext,119060324,0.5,238120648",
+            "runtime",
+        )
+        .expect("parses");
         assert_eq!(
             (plain.position.as_str(), plain.depth, plain.row.as_str()),
             ("startpos", 6, "pext")
         );
-        let hashed =
-            figure("kiwipete d5 hash,hq-chess/auto,193690690,0.25,774762760").expect("parses");
+        let hashed = figure(
+            "kiwipete d5 hash,hq-chess/auto,193690690,0.25,774762760",
+            "native",
+        )
+        .expect("parses");
         assert_eq!(
             (hashed.position.as_str(), hashed.depth, hashed.row.as_str()),
             ("kiwipete hash", 5, "auto")
         );
+        assert_eq!(hashed.config, "native");
         assert!((hashed.mnps - 774.76276).abs() < 1e-3);
-        assert!(figure("kiwipete,auto").is_none());
+        assert!(figure("kiwipete,auto", "runtime").is_none());
     }
 }

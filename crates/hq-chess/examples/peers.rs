@@ -17,7 +17,10 @@
 //! engine's search. Each engine's best of `--repeat` runs (default 3) is
 //! kept, one thread each; the runs go in rounds over every engine after a
 //! warm-up run, so that no engine is favoured by its place in the order. `--csv` adds machine-readable lines
-//! `csv,workload,engine,nodes,seconds,nps` for the bench matrix.
+//! `csv,workload,engine,nodes,seconds,nps` for the bench matrix;
+//! `--hash-only` runs the hash perft alone (the matrix runs it again in its
+//! `-C target-cpu=native` build, where the free functions' perft is
+//! compiled as engines build it).
 //! Every count is checked against the known perft value; Stockfish is
 //! skipped with a message if it is not installed.
 
@@ -48,6 +51,10 @@ struct Args {
     /// Also print `csv,workload,engine,nodes,seconds,nps` lines.
     #[arg(long)]
     csv: bool,
+    /// Only the hash perft of the `hq` rows (the bench matrix runs it again
+    /// in its `-C target-cpu=native` build, as engines are built).
+    #[arg(long)]
+    hash_only: bool,
 }
 
 /// A position, a depth and the known count; `hashed`: perft with a
@@ -243,25 +250,39 @@ fn main() {
     let args = Args::parse();
     let (csv, repeat) = (args.csv, usize::from(args.repeat));
     let workloads = if args.quick { &QUICK } else { &FULL };
+    let workloads: Vec<&Workload> = workloads
+        .iter()
+        .filter(|w| w.hashed || !args.hash_only)
+        .collect();
 
     let mut engines: Vec<String> = vec![
         "hq-chess/auto".to_owned(),
         format!("hq-chess/{}", FreeFunctions::NAME),
     ];
     engines.extend(Backend::supported().map(|b| format!("hq-chess/{}", b.name())));
-    let maintained = maintained_rows();
+    let maintained = match args.hash_only {
+        true => Vec::new(),
+        false => maintained_rows(),
+    };
     engines.extend(maintained.iter().map(|(name, _)| name.clone()));
-    engines.extend(["cozy-chess 0.3", "shakmaty 0.30.1", "stockfish (go perft)"].map(String::from));
+    if !args.hash_only {
+        engines.extend(
+            ["cozy-chess 0.3", "shakmaty 0.30.1", "stockfish (go perft)"].map(String::from),
+        );
+    }
 
-    let mut stockfish = peers::Stockfish::start()
-        .map_err(|e| eprintln!("SKIPPED stockfish: {e}"))
-        .ok();
+    let mut stockfish = match args.hash_only {
+        true => None,
+        false => peers::Stockfish::start()
+            .map_err(|e| eprintln!("SKIPPED stockfish: {e}"))
+            .ok(),
+    };
     // rows[engine][workload] = Mnps or a note.
     let mut rows: Vec<Vec<String>> = vec![Vec::new(); engines.len()];
     let mut failed = false;
     let table = RefCell::new(HashTable::new(TABLE_MIB));
     let table = &table;
-    for w in workloads {
+    for &w in &workloads {
         let position = Position::from_fen(w.fen).expect("workload FENs are valid");
         let position = &position;
         // Every engine's run, in the table's order.
@@ -284,7 +305,8 @@ fn main() {
             }
         }
         if w.hashed {
-            runs.extend((0..3).map(|_| -> Run { Box::new(plain_only) }));
+            let peers = engines.len() - runs.len();
+            runs.extend((0..peers).map(|_| -> Run { Box::new(plain_only) }));
         } else {
             runs.push(Box::new(|| peers::time_cozy(w.fen, w.depth)));
             runs.push(Box::new(|| peers::time_shakmaty(w.fen, w.depth)));
