@@ -118,16 +118,30 @@ static PACKED: [u16; ROOK_ENTRIES + super::BISHOP_ENTRIES] = {
 impl PextPdep {
     #[inline(always)]
     fn lookup(self, entries: &Entries, sq: Square, occupancy: u64) -> u64 {
+        // SAFETY: the square's own mask.
+        unsafe { self.lookup_masked(entries, sq, occupancy, entries.masks[sq as usize]) }
+    }
+
+    /// The lookup with `mask` in place of the square's (the keyed form).
+    ///
+    /// # Safety
+    ///
+    /// `mask` must be a subset of the square's mask (that mask, or 0), so
+    /// that the index stays inside the square's slice.
+    #[inline(always)]
+    unsafe fn lookup_masked(self, entries: &Entries, sq: Square, occupancy: u64, mask: u64) -> u64 {
         let i = sq as usize;
-        let (mask, span, packed) = (entries.masks[i], entries.spans[i], entries.packed[i]);
+        let (span, packed) = (entries.spans[i], entries.packed[i]);
         #[cfg(all(target_arch = "x86_64", not(miri)))]
         // SAFETY: the token proves x86-64-v3, which has BMI2.
         let index = unsafe { super::bmi2::pext(occupancy, mask) };
         #[cfg(any(not(target_arch = "x86_64"), miri))]
         let index = soft_pext(occupancy, mask);
-        // SAFETY: `index < 2^popcount(mask)`, and the square's slice of
-        // that many entries lies inside `PACKED` (the layout's slices are
-        // back to back and fill it).
+        debug_assert!(mask & !entries.masks[i] == 0);
+        // SAFETY: `index < 2^popcount(mask) <= 2^popcount(the square's
+        // mask)` (the caller keeps `mask` inside the square's), and the
+        // square's slice of that many entries lies inside `PACKED` (the
+        // layout's slices are back to back and fill it).
         let bits = u64::from(unsafe { *packed.add(index as usize) });
         #[cfg(all(target_arch = "x86_64", not(miri)))]
         // SAFETY: as above.
@@ -152,40 +166,13 @@ const fn soft_pdep(value: u64, mut mask: u64) -> u64 {
     out
 }
 
-hq_core::slider_token! {
+super::pext_token! {
     /// The compact PEXT backend token (`pext-pdep`): PEXT indices into a
     /// table of packed attack sets, unpacked by PDEP.
-    pub struct PextPdep: "pext-pdep", Level::X86V3;
-    impl {
-        /// The masks, spans and packed-set pointers of both pieces, and the
-        /// packed attack sets.
-        const TABLE_BYTES: usize = size_of_val(&ENTRIES) + size_of_val(&PACKED);
-
-        #[inline]
-        fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
-            hq_core::line_attacks_from_piece(self, line, sq, occupancy)
-        }
-
-        #[inline]
-        fn rook_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
-            Bitboard(self.lookup(&ENTRIES.rook, sq, occupancy.0))
-        }
-
-        #[inline]
-        fn bishop_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
-            Bitboard(self.lookup(&ENTRIES.bishop, sq, occupancy.0))
-        }
-
-        // As `pext`: lookups up to 2 sliders, the fill above.
-        hq_scalar::setwise_methods!(rooks pair_up_to(2), bishops pair_up_to(2), queens pair_up_to(2); fill compiled, any caller);
-
-        // The lookups are `asm!` (`pext`, `pdep`), which need no target
-        // feature of the caller: a batch inlines into any caller.
-        #[inline(always)]
-        fn batch_in_any_caller(self, slider: Slider, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
-            slider.batch(self, squares, occupancy, out)
-        }
-    }
+    PextPdep: "pext-pdep",
+    // The masks, spans and packed-set pointers of both pieces, and the
+    // packed attack sets.
+    tables size_of_val(&ENTRIES) + size_of_val(&PACKED)
 }
 
 #[cfg(test)]

@@ -368,70 +368,83 @@ const fn soft_pext(value: u64, mut mask: u64) -> u64 {
     out
 }
 
-hq_core::slider_token! {
-    /// The PEXT backend token (`pext`).
-    pub struct Pext: "pext", Level::X86V3;
-    impl {
-        /// The masks and attack pointers of both pieces, and the attack
-        /// sets (every form of the lookups reads these: the keyed one takes
-        /// the mask from its key, not from the entries, and reads the rest).
-        const TABLE_BYTES: usize = size_of_val(&ENTRIES) + size_of_val(&ATTACKS);
+/// A PEXT token: the single lookups through `self.lookup` and
+/// `self.lookup_masked` on the invoking module's `ENTRIES` (`pext`'s attack
+/// sets, `pext-pdep`'s packed ones), and the same set-wise, batch and keyed
+/// forms, so that the two tables differ only in their lookup.
+macro_rules! pext_token {
+    ($(#[$doc:meta])* $token:ident: $name:literal, tables $tables:expr) => {
+        hq_core::slider_token! {
+            $(#[$doc])*
+            pub struct $token: $name, Level::X86V3;
+            impl {
+                const TABLE_BYTES: usize = $tables;
 
-        #[inline]
-        fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
-            hq_core::line_attacks_from_piece(self, line, sq, occupancy)
-        }
+                #[inline]
+                fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
+                    hq_core::line_attacks_from_piece(self, line, sq, occupancy)
+                }
 
-        #[inline]
-        fn rook_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
-            Bitboard(self.lookup(&ENTRIES.rook, sq, occupancy.0))
-        }
+                #[inline]
+                fn rook_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+                    Bitboard(self.lookup(&ENTRIES.rook, sq, occupancy.0))
+                }
 
-        #[inline]
-        fn bishop_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
-            Bitboard(self.lookup(&ENTRIES.bishop, sq, occupancy.0))
-        }
+                #[inline]
+                fn bishop_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+                    Bitboard(self.lookup(&ENTRIES.bishop, sq, occupancy.0))
+                }
 
-        // PEXT lookups up to 2 sliders, branch-free, the occluded fill
-        // (compiled for x86-64-v3) above: with 3-4 sliders of mixed counts
-        // the fill beat a loop of lookups (`setwise_crossover` on the Intel
-        // Xeon; the `pext` rows' set-wise columns of the committed runs).
-        hq_scalar::setwise_methods!(rooks pair_up_to(2), bishops pair_up_to(2), queens pair_up_to(2); fill compiled, any caller);
+                // PEXT lookups up to 2 sliders, branch-free, the occluded fill
+                // (compiled for x86-64-v3) above: with 3-4 sliders of mixed counts
+                // the fill beat a loop of lookups (`setwise_crossover` on the Intel
+                // Xeon; the `pext` rows' set-wise columns of the committed runs).
+                hq_scalar::setwise_methods!(rooks pair_up_to(2), bishops pair_up_to(2), queens pair_up_to(2); fill compiled, any caller);
 
-        // The lookups are `asm!` `pext`, which needs no target feature of
-        // the caller: a batch inlines into any caller.
-        #[inline(always)]
-        fn batch_in_any_caller(self, slider: Slider, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
-            slider.batch(self, squares, occupancy, out)
-        }
+                // The lookups are `asm!` (`pext`, `pdep`), which need no target
+                // feature of the caller: a batch inlines into any caller.
+                #[inline(always)]
+                fn batch_in_any_caller(self, slider: Slider, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
+                    slider.batch(self, squares, occupancy, out)
+                }
 
-
-        /// The square's PEXT mask (the queen's: the rook's). No mask holds
-        /// a corner, h8 among them: bit 63 stays clear.
-        #[inline(always)]
-        fn single_key(slider: Slider, sq: Square) -> u64 {
-            match slider {
-                Slider::Bishop => Pext::bishop_mask(sq),
-                _ => Pext::rook_mask(sq),
-            }
-        }
-
-        #[inline(always)]
-        unsafe fn single_keyed(self, slider: Slider, sq: Square, occupancy: Bitboard, key: u64) -> Bitboard {
-            // SAFETY: `key` is the square's own mask (the caller's
-            // guarantee); the queen's is the rook's, and its bishop half
-            // uses the table's.
-            unsafe {
-                match slider {
-                    Slider::Rook => self.rook_attacks_masked(sq, occupancy, key),
-                    Slider::Bishop => self.bishop_attacks_masked(sq, occupancy, key),
-                    Slider::Queen => {
-                        self.rook_attacks_masked(sq, occupancy, key) | self.bishop_attacks(sq, occupancy)
+                /// The square's PEXT mask (the queen's: the rook's). No mask holds
+                /// a corner, h8 among them: bit 63 stays clear.
+                #[inline(always)]
+                fn single_key(slider: Slider, sq: Square) -> u64 {
+                    match slider {
+                        Slider::Bishop => BISHOP_LAYOUT[sq as usize].0,
+                        _ => ROOK_LAYOUT[sq as usize].0,
                     }
+                }
+
+                #[inline(always)]
+                unsafe fn single_keyed(self, slider: Slider, sq: Square, occupancy: Bitboard, key: u64) -> Bitboard {
+                    let (rook, bishop, occ) = (&ENTRIES.rook, &ENTRIES.bishop, occupancy.0);
+                    // SAFETY: `key` is the square's own mask (the caller's
+                    // guarantee); the queen's is the rook's, and its bishop
+                    // half uses the table's.
+                    Bitboard(unsafe {
+                        match slider {
+                            Slider::Rook => self.lookup_masked(rook, sq, occ, key),
+                            Slider::Bishop => self.lookup_masked(bishop, sq, occ, key),
+                            Slider::Queen => self.lookup_masked(rook, sq, occ, key) | self.lookup(bishop, sq, occ),
+                        }
+                    })
                 }
             }
         }
-    }
+    };
+}
+pub(crate) use pext_token;
+
+pext_token! {
+    /// The PEXT backend token (`pext`).
+    Pext: "pext",
+    // The masks and attack pointers of both pieces, and the attack sets
+    // (every form of the lookups reads these: the keyed one takes the mask
+    // from its key, not from the entries, and reads the rest).
+    tables size_of_val(&ENTRIES) + size_of_val(&ATTACKS)
 }
 
 #[cfg(test)]

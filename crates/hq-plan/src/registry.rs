@@ -29,7 +29,7 @@ macro_rules! backend_list {
             /// PEXT tables (`hq_pext::Pext`).
             Pext = hq_pext::Pext, "force-pext", keyed;
             /// Compact PEXT tables, unpacked by PDEP (`hq_pext::PextPdep`).
-            PextPdep = hq_pext::PextPdep, "force-pext-pdep";
+            PextPdep = hq_pext::PextPdep, "force-pext-pdep", keyed;
             /// AVX-512 + GFNI HQ (`hq_simd::Avx512`).
             Avx512 = hq_simd::Avx512, "force-avx512", keyed;
             /// AVX2 HQ (`hq_simd::Avx2`).
