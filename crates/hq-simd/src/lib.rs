@@ -425,20 +425,21 @@ simd_backend! {
 
 simd_backend! {
     /// AVX2 (`avx2`): the SSSE3 rook and bishop kernels in VEX form; the
-    /// queen by `generic::dual` (file and diagonals per ymm, the rank by
-    /// table: 1.4x the SSSE3 queen's throughput, 0.81x `pext`'s, Zen 4);
+    /// queen by `generic::quad`'s byte swap (file and diagonals per ymm,
+    /// the rank by table: 1.4x the SSSE3 queen's throughput, 0.81x
+    /// `pext`'s, Zen 4);
     /// batches four squares per ymm. Its `asm!` form for callers of other
     /// levels keeps the SSE queen (xmm only: no `vzeroupper` there).
     Avx2 in avx2: "avx2", X86V3, "x86_64",
     rook rank_on_diagonal::rook, bishop generic::pair::bishop::<Xmm>,
-    queen generic::dual::queen::<Ymm>,
+    queen generic::quad::queen_by_byte_swap::<Ymm>,
     // The SSSE3 rook's and bishop's tables, the dual queen's records and
     // first-rank table, the byte-swap control (32 bytes for the ymm queen,
     // whose first 16 the xmm kernels read); the `asm!` forms' records.
     tables size_of_val(&generic::pair::ROOK_ON_DIAGONAL)
         + arch::rank_on_diagonal::TABLE_BYTES
         + size_of_val(&generic::pair::BISHOP)
-        + size_of_val(&generic::dual::RECORDS)
+        + size_of_val(&generic::quad::BYTE_SWAP_RECORDS)
         + size_of_val(&hq_scalar::kernels::FIRST_RANK)
         + <arch::Ymm as vector::Lanes>::SWAP_BYTES_TABLES
         + arch::SSE_LOOKUP_TABLE_BYTES, elsewhere 27_440,

@@ -73,7 +73,7 @@ pub(crate) enum Reversal {
 }
 
 impl Reversal {
-    const fn apply(self, x: u64) -> u64 {
+    pub(crate) const fn apply(self, x: u64) -> u64 {
         match self {
             Reversal::Bytes => x.swap_bytes(),
             Reversal::Bits => x.reverse_bits(),
@@ -81,7 +81,7 @@ impl Reversal {
     }
 
     #[inline(always)]
-    unsafe fn apply_lanes<V: Lanes>(self, x: V) -> V {
+    pub(crate) unsafe fn apply_lanes<V: Lanes>(self, x: V) -> V {
         // SAFETY: the caller has V's instruction set.
         unsafe {
             match self {
