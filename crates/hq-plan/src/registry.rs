@@ -103,7 +103,6 @@ macro_rules! define_backends {
             }
 
             /// Bytes of the backend's lookup tables ([`SliderAttacks::TABLE_BYTES`]).
-            /// The figure on its own architecture, on every target.
             pub const fn table_bytes(self) -> usize {
                 match self { $(Backend::$variant => <$token as SliderAttacks>::TABLE_BYTES),* }
             }
