@@ -173,7 +173,7 @@ fn the_choice_table_agrees_with_every_committed_run() {
             .filter(|row| row.kind == RowKind::Backend)
             .map(|row| row.name.as_str())
             .collect();
-        let hashed = r.perft.iter().any(|p| p.position.ends_with(" hash"));
+        let hashed = r.perft.iter().any(|p| p.is_hashed());
         let facade = meta.rows.iter().find(|row| row.kind == RowKind::Facade);
         let facade = facade.map(|row| row.name.as_str());
         for cell in cells(class) {
@@ -260,8 +260,7 @@ fn the_hash_perft_decides_and_the_choice_leads_it() {
     let runs = committed_runs();
     let mut checked = 0;
     for r in &runs {
-        let hashed = r.perft.iter().filter(|p| p.position.ends_with(" hash"));
-        let cases = distinct(hashed.map(|p| (p.config.as_str(), p.position.as_str())));
+        let cases = r.hash_perfts();
         if cases.is_empty() {
             println!(
                 "hash perft: SKIPPED {}: the run predates the hash perft",
@@ -269,20 +268,11 @@ fn the_hash_perft_decides_and_the_choice_leads_it() {
             );
         }
         for (config, position) in cases {
-            let of = |row: &str| {
-                r.perft
-                    .iter()
-                    .find(|p| {
-                        (p.config.as_str(), p.position.as_str(), p.row.as_str())
-                            == (config, position, row)
-                    })
-                    .map(|p| p.mnps)
-            };
-            let (best, best_mnps) = Backend::all()
-                .iter()
-                .filter_map(|b| Some((b.name(), of(b.name())?)))
-                .max_by(|a, b| a.1.total_cmp(&b.1))
-                .expect("the hash perft has backend rows");
+            let of = |row: &str| r.perft_figure(config, position, row).map(|p| p.mnps);
+            let backends = Backend::all().iter().map(|b| b.name());
+            let best = r.fastest_perft(config, position, backends);
+            let best = best.expect("the hash perft has backend rows");
+            let (best, best_mnps) = (&best.row, best.mnps);
             for row in ["auto", "free-functions"] {
                 let Some(mnps) = of(row) else { continue };
                 let held = row == "auto" || config == "native";
@@ -311,15 +301,4 @@ fn the_hash_perft_decides_and_the_choice_leads_it() {
         }
     }
     println!("hash perft: {checked} figures held to 0.97x");
-}
-
-/// Distinct items in first-seen order.
-fn distinct<T: PartialEq>(items: impl Iterator<Item = T>) -> Vec<T> {
-    let mut out = Vec::new();
-    for item in items {
-        if !out.contains(&item) {
-            out.push(item);
-        }
-    }
-    out
 }

@@ -408,7 +408,8 @@ pub struct PerftFigure {
     pub config: String,
     /// Row name (`auto`, a backend, a board option, or a peer).
     pub row: String,
-    /// Position name (`startpos`, `kiwipete`).
+    /// Position name (`startpos`, `kiwipete`; `startpos hash`, `kiwipete
+    /// hash` for the hash perft).
     pub position: String,
     /// Depth.
     pub depth: u32,
@@ -420,7 +421,46 @@ pub struct PerftFigure {
     pub mnps: f64,
 }
 
+impl PerftFigure {
+    /// Whether it is the hash perft (perft with a transposition table,
+    /// position `<name> hash`).
+    pub fn is_hashed(&self) -> bool {
+        self.position.ends_with(" hash")
+    }
+}
+
 impl Results {
+    /// The perft figure of `row` in build `config` on `position`, if measured.
+    pub fn perft_figure(&self, config: &str, position: &str, row: &str) -> Option<&PerftFigure> {
+        self.perft
+            .iter()
+            .find(|p| p.config == config && p.position == position && p.row == row)
+    }
+
+    /// The fastest of `rows` in build `config` on `position`.
+    pub fn fastest_perft<'a>(
+        &self,
+        config: &str,
+        position: &str,
+        rows: impl IntoIterator<Item = &'a str>,
+    ) -> Option<&PerftFigure> {
+        rows.into_iter()
+            .filter_map(|row| self.perft_figure(config, position, row))
+            .max_by(|a, b| a.mnps.total_cmp(&b.mnps))
+    }
+
+    /// The builds and positions of the run's hash perft, in its order.
+    pub fn hash_perfts(&self) -> Vec<(&str, &str)> {
+        let mut cases = Vec::new();
+        for p in self.perft.iter().filter(|p| p.is_hashed()) {
+            let case = (p.config.as_str(), p.position.as_str());
+            if !cases.contains(&case) {
+                cases.push(case);
+            }
+        }
+        cases
+    }
+
     /// The figure of `config`/`row`/`piece`/`workload`, if measured.
     pub fn figure(&self, config: &str, row: &str, piece: &str, workload: &str) -> Option<&Figure> {
         self.figures.iter().find(|f| {

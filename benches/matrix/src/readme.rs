@@ -105,32 +105,23 @@ fn perft(runs: &[Results]) -> String {
 /// A run's hash perft in a sentence per build: `hq`'s choice (`auto`, a
 /// job) and the free functions against the best backend row, per position.
 fn hash_perft(r: &Results) -> String {
-    let hashed: Vec<_> = r
-        .perft
-        .iter()
-        .filter(|p| p.position.ends_with(" hash"))
-        .collect();
+    let cases = r.hash_perfts();
     let mut md = String::new();
-    for config in distinct(hashed.iter().map(|p| p.config.as_str())) {
-        let of = |row: &str, position: &str| {
-            hashed.iter().find(|p| {
-                (p.config.as_str(), p.row.as_str(), p.position.as_str()) == (config, row, position)
-            })
-        };
-        let cells = distinct(hashed.iter().filter(|p| p.config == config).map(|p| p.position.as_str()))
-            .into_iter()
-            .filter_map(|position| {
-                let best = hq::Backend::all()
-                    .iter()
-                    .filter_map(|b| of(b.name(), position))
-                    .max_by(|a, b| a.mnps.total_cmp(&b.mnps))?;
+    for config in distinct(cases.iter().map(|&(config, _)| config)) {
+        let cells = cases
+            .iter()
+            .filter(|&&(c, _)| c == config)
+            .filter_map(|&(_, position)| {
+                let backends = hq::Backend::all().iter().map(|b| b.name());
+                let best = r.fastest_perft(config, position, backends)?;
                 let ratio = |row: &str| {
-                    of(row, position).map_or("—".to_owned(), |p| {
-                        format!("{:.0} ({:.2}×)", p.mnps, p.mnps / best.mnps)
-                    })
+                    r.perft_figure(config, position, row)
+                        .map_or("—".to_owned(), |p| {
+                            format!("{:.0} ({:.2}×)", p.mnps, p.mnps / best.mnps)
+                        })
                 };
                 let (auto, free) = (ratio("auto"), ratio("free-functions"));
-                let (position, depth, best_row, best) = (position, best.depth, &best.row, best.mnps);
+                let (depth, best_row, best) = (best.depth, &best.row, best.mnps);
                 Some(format!(
                     "{position} d{depth}: `auto` {auto}, free functions {free} of `{best_row}`'s {best:.0}"
                 ))
