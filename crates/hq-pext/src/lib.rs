@@ -232,8 +232,8 @@ impl Pext {
         unsafe { *attacks.add(index as usize) }
     }
 
-    /// The relevant-occupancy mask of a rook on `sq`: what
-    /// [`Pext::rook_attacks_masked`] takes.
+    /// The relevant-occupancy mask of a rook on `sq` (the key of the
+    /// keyed lookups, [`SliderAttacks::single_key`](hq_core::SliderAttacks::single_key)).
     pub const fn rook_mask(sq: Square) -> u64 {
         ROOK_LAYOUT[sq as usize].0
     }
@@ -241,42 +241,6 @@ impl Pext {
     /// The relevant-occupancy mask of a bishop on `sq`.
     pub const fn bishop_mask(sq: Square) -> u64 {
         BISHOP_LAYOUT[sq as usize].0
-    }
-
-    /// Rook attacks, with the square's mask supplied by the caller: for a
-    /// dispatcher that keeps the masks in its own memory and zeroes them
-    /// when PEXT is not its choice, so that one load both fetches the mask
-    /// and tells whether to take this path (the facade's free functions).
-    ///
-    /// # Safety
-    ///
-    /// `mask` must be [`Pext::rook_mask`]`(sq)` or 0 (0 gives a wrong
-    /// attack set, but reads inside the table).
-    #[inline(always)]
-    pub unsafe fn rook_attacks_masked(
-        self,
-        sq: Square,
-        occupancy: Bitboard,
-        mask: u64,
-    ) -> Bitboard {
-        // SAFETY: the caller passes the square's mask or 0, a subset of it.
-        Bitboard(unsafe { self.lookup_masked(&ENTRIES.rook, sq, occupancy.0, mask) })
-    }
-
-    /// Bishop attacks with the square's mask supplied (see [`Pext::rook_attacks_masked`]).
-    ///
-    /// # Safety
-    ///
-    /// `mask` must be [`Pext::bishop_mask`]`(sq)` or 0.
-    #[inline(always)]
-    pub unsafe fn bishop_attacks_masked(
-        self,
-        sq: Square,
-        occupancy: Bitboard,
-        mask: u64,
-    ) -> Bitboard {
-        // SAFETY: the caller passes the square's mask or 0, a subset of it.
-        Bitboard(unsafe { self.lookup_masked(&ENTRIES.bishop, sq, occupancy.0, mask) })
     }
 }
 
@@ -413,8 +377,8 @@ macro_rules! pext_token {
                 #[inline(always)]
                 fn single_key(slider: Slider, sq: Square) -> u64 {
                     match slider {
-                        Slider::Bishop => BISHOP_LAYOUT[sq as usize].0,
-                        _ => ROOK_LAYOUT[sq as usize].0,
+                        Slider::Bishop => $crate::Pext::bishop_mask(sq),
+                        _ => $crate::Pext::rook_mask(sq),
                     }
                 }
 
@@ -506,14 +470,16 @@ mod tests {
                 assert_eq!(pext.rook_attacks(sq, occ), r, "rook {sq} {occ:?}");
                 assert_eq!(pext.bishop_attacks(sq, occ), b, "bishop {sq} {occ:?}");
                 assert_eq!(pext.queen_attacks(sq, occ), r | b, "queen {sq} {occ:?}");
+                let (o, rooks, bishops) = (occ.0, &ENTRIES.rook, &ENTRIES.bishop);
                 // SAFETY: the square's own masks, and 0.
                 let masked = unsafe {
                     [
-                        pext.rook_attacks_masked(sq, occ, rook),
-                        pext.bishop_attacks_masked(sq, occ, bishop),
-                        pext.rook_attacks_masked(sq, occ, 0),
-                        pext.bishop_attacks_masked(sq, occ, 0),
+                        pext.lookup_masked(rooks, sq, o, rook),
+                        pext.lookup_masked(bishops, sq, o, bishop),
+                        pext.lookup_masked(rooks, sq, o, 0),
+                        pext.lookup_masked(bishops, sq, o, 0),
                     ]
+                    .map(Bitboard)
                 };
                 let empty = Bitboard::EMPTY;
                 let expected = [
