@@ -157,7 +157,7 @@ const KEYED_FOR: [Option<Backend>; 3] = {
         let mut i = 0;
         while i < Backend::ALL.len() && keyed[s].is_none() {
             let b = Backend::ALL[i];
-            if is_keyed(b) && Arms::Inlined.has(b, Entry::Single, Piece::ALL[s], false) {
+            if is_keyed(b) && INLINED[Entry::Single as usize][s] & (1 << b as u32) != 0 {
                 keyed[s] = Some(b);
             }
             i += 1;
@@ -172,6 +172,10 @@ const KEYED_FOR: [Option<Backend>; 3] = {
 pub(crate) enum Arms {
     /// The cell's likely backends, inlined into the caller ([`inlined`]).
     Inlined,
+    /// [`Arms::Inlined`] less the piece's keyed backend ([`keyed_for`]):
+    /// the single lookups' arms once the key test has failed.
+    #[cfg(feature = "std")]
+    Unkeyed,
     /// Every backend this build dispatches (jobs: still only their own):
     /// the calibration's candidates.
     #[cfg(all(feature = "std", not(target_arch = "wasm32")))]
@@ -189,6 +193,11 @@ impl Arms {
             (Arms::All, false) => true,
             (Arms::Inlined, false) => {
                 INLINED[entry as usize][slider as usize] & (1 << backend as u32) != 0
+            }
+            #[cfg(feature = "std")]
+            (Arms::Unkeyed, false) => {
+                let keyed = matches!(keyed_for(slider), Some(b) if b as u8 == backend as u8);
+                !keyed && Arms::Inlined.has(backend, entry, slider, false)
             }
         }
     }

@@ -6,10 +6,10 @@
 //! a constant (one arm, no load); the others are read from
 //! [`crate::installed`].
 
-#[cfg(feature = "std")]
-use crate::dispatch::keyed;
 use crate::dispatch::{Arms, Kernel, dispatch, inlined_backend};
 use crate::kernels::{Caller, LineLookup, SINGLE, Setwise, Single};
+#[cfg(feature = "std")]
+use crate::{dispatch::keyed, installed};
 use core::marker::PhantomData;
 use hq_core::{Bitboard, Line, Square, at_most, union_by_loop, union_of_up_to_two};
 use hq_plan::classes::{fixed, fixed_loop};
@@ -24,24 +24,24 @@ pub(crate) fn route<K: Kernel>(kernel: K) -> K::Output {
         return unsafe { dispatch(b as u8, kernel, Arms::Inlined) }.unwrap_or_else(K::without_arm);
     }
     #[cfg(feature = "std")]
-    return run(crate::installed::index(entry, slider), kernel);
+    return run(installed::index(entry, slider), kernel, Arms::Inlined);
     #[cfg(not(feature = "std"))]
     unreachable!("a build without std fixes every cell")
 }
 
-/// Runs `kernel` on the installed backend at `index`: its inlined arm,
-/// else one call through the cell's entry point (a function of its
+/// Runs `kernel` on the installed backend at `index`: its arm among
+/// `arms`, else one call through the cell's entry point (a function of its
 /// backend's level, or before the first call the one that decides). Jobs
 /// have no entry points: theirs is out of line.
 #[cfg(feature = "std")]
 #[inline(always)]
-fn run<K: Kernel>(index: u8, kernel: K) -> K::Output {
+fn run<K: Kernel>(index: u8, kernel: K, arms: Arms) -> K::Output {
     // SAFETY: the installed indexes are checked ones (or UNDECIDED: no arm).
-    match unsafe { dispatch(index, kernel, Arms::Inlined) } {
+    match unsafe { dispatch(index, kernel, arms) } {
         Ok(out) => out,
         Err(kernel) if K::JOB => out_of_line(index, kernel),
         Err(kernel) => {
-            let entry = crate::installed::entry(K::ENTRY, kernel.slot());
+            let entry = installed::entry(K::ENTRY, kernel.slot());
             // SAFETY: the cell's slot holds this kernel's kind of entry
             // point, of a checked backend (`installed`).
             unsafe { kernel.call(entry) }
@@ -55,9 +55,9 @@ fn run<K: Kernel>(index: u8, kernel: K) -> K::Output {
 #[cold]
 #[inline(never)]
 fn out_of_line<K: Kernel>(mut index: u8, kernel: K) -> K::Output {
-    if index == crate::installed::UNDECIDED {
-        crate::installed::first_call();
-        index = crate::installed::index(K::ENTRY, kernel.slider());
+    if index == installed::UNDECIDED {
+        installed::first_call();
+        index = installed::index(K::ENTRY, kernel.slider());
     }
     // SAFETY: as in `run`.
     unsafe { dispatch(index, kernel, Arms::Inlined) }.unwrap_or_else(K::without_arm)
@@ -73,15 +73,17 @@ pub(crate) fn single(slider: Slider, sq: Square, occupancy: Bitboard) -> Bitboar
     }
     #[cfg(feature = "std")]
     {
-        let word = crate::installed::single_word(slider, sq);
-        if word & crate::installed::TAG == 0 {
+        let word = installed::single_word(slider, sq);
+        if word & installed::TAG == 0 {
             // SAFETY: a word without the tag is the keyed backend's key for
             // this piece and square, stored once its CPU check passed.
             if let Some(attacks) = unsafe { keyed(slider, sq, occupancy, word) } {
                 return attacks;
             }
         }
-        run(word as u8, kernel)
+        // A tagged word never names the keyed backend (its words are
+        // keys): without its arm, no second copy of it at every call site.
+        run(word as u8, kernel, Arms::Unkeyed)
     }
     #[cfg(not(feature = "std"))]
     unreachable!("a build without std fixes every cell")
@@ -107,7 +109,7 @@ pub(crate) fn setwise<C: Caller>(
     let cell = match (fixed(Entry::Setwise, slider), fixed_loop(slider)) {
         (Some(b), Some(n)) => b as u8 | (n as u8) << 4,
         #[cfg(feature = "std")]
-        _ => crate::installed::cell(Entry::Setwise, slider),
+        _ => installed::cell(Entry::Setwise, slider),
         #[cfg(not(feature = "std"))]
         _ => unreachable!("a build without std fixes every cell"),
     };
@@ -116,7 +118,7 @@ pub(crate) fn setwise<C: Caller>(
         && cell == b as u8
     {
         #[cfg(feature = "std")]
-        return run(cell, kernel);
+        return run(cell, kernel, Arms::Inlined);
     }
     let (count, index) = (u32::from(cell >> 4), cell & 0x0F);
     if cell != index && at_most(sliders.0, count) {
@@ -127,7 +129,7 @@ pub(crate) fn setwise<C: Caller>(
         };
     }
     #[cfg(feature = "std")]
-    return run(index, kernel);
+    return run(index, kernel, Arms::Inlined);
     #[cfg(not(feature = "std"))]
     // SAFETY: a fixed backend's level is enabled at compile time.
     unsafe { dispatch(index, kernel, Arms::Inlined) }.unwrap_or_else(Kernel::without_arm)
