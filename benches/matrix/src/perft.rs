@@ -6,15 +6,18 @@
 //! perft of the `hq` rows (the same positions with a 64 MiB transposition
 //! table: positions `startpos hash` and `kiwipete hash`). Built in the
 //! `runtime` configuration's target dir; then (not `--quick`) the hash
-//! perft again in the `native` one (`-C target-cpu=native`), as engines are
-//! built: there the free functions' row is the move generator of a user's
-//! engine compiled for the CPU, as the jobs' rows are, where the `runtime`
-//! build compiles it for the x86-64 baseline.
+//! perft again in builds whose caller code is compiled at the jobs' level,
+//! as engines are built (the `runtime` build compiles the free functions'
+//! move generator for the x86-64 baseline, the jobs' at x86-64-v3):
+//! `native` (`-C target-cpu=native`: the free functions' cells fixed at
+//! compile time) and, on an x86-64 CPU that has the level, `x86-64-v3`
+//! (the level engines ship: the free functions still dispatch at run time).
 
 use crate::CARGO;
 use crate::run::build_env;
 use anyhow::Context;
 use hq_bench_format::PerftFigure;
+use hq_core::cpu::Level;
 use std::time::Instant;
 use xshell::{Shell, cmd};
 
@@ -37,14 +40,22 @@ pub fn run(sh: &Shell, quick: bool) -> anyhow::Result<(Vec<PerftFigure>, Option<
     };
     let started = Instant::now();
     let (mut figures, mut shown) = (Vec::new(), Vec::new());
+    let v3 = cfg!(target_arch = "x86_64") && Level::X86V3.is_detected();
     let builds: &[(&str, &str, &[&str])] = match quick {
         true => &[("runtime", "", &[])],
         false => &[
             ("runtime", "", &[]),
             ("native", "-C target-cpu=native", &["--hash-only"]),
+            ("x86-64-v3", "-C target-cpu=x86-64-v3", &["--hash-only"]),
         ],
     };
     for &(config, rustflags, only) in builds {
+        if config == "x86-64-v3" && !v3 {
+            let note = "SKIPPED the x86-64-v3 hash perft: not an x86-64 CPU with that level";
+            println!("\n[perft] {note}");
+            shown.push(note.to_owned());
+            continue;
+        }
         let features = if only.is_empty() { features } else { "peers" };
         let args = ["--features", features, "--", "--csv", "--repeat", repeat];
         // The bench profile, as the matrix's builds in the same target dir

@@ -129,6 +129,9 @@ fn hash_perft(r: &Results) -> String {
             .collect::<Vec<_>>();
         let build = match config {
             "runtime" => "default build (its perft code compiled for the x86-64 baseline)",
+            "x86-64-v3" => {
+                "`-C target-cpu=x86-64-v3` build (the free functions dispatch at run time)"
+            }
             _ => "`-C target-cpu=native` build",
         };
         md += &format!(

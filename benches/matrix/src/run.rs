@@ -144,13 +144,18 @@ fn configs(bmi2: bool) -> Vec<ConfigRun> {
     out
 }
 
-/// `cmd`, a cargo build, into `target/bench-matrix-build/{default,native}`:
-/// one target dir per `RUSTFLAGS` value (the other is `-C target-cpu=native`),
-/// so flipping flags never rebuilds the other configuration.
+/// `cmd`, a cargo build, into `target/bench-matrix-build/<dir>`: one target
+/// dir per `RUSTFLAGS` value (`default` without flags, else the flags'
+/// `target-cpu`: `native`, `x86-64-v3`), so flipping flags never rebuilds
+/// another configuration.
 pub(crate) fn build_env<'a>(cmd: Cmd<'a>, rustflags: &str) -> Cmd<'a> {
-    let dir = match rustflags.is_empty() {
-        true => "default",
-        false => "native",
+    let cpu = rustflags
+        .split_whitespace()
+        .find_map(|flag| flag.strip_prefix("target-cpu="));
+    let dir = match (rustflags.is_empty(), cpu) {
+        (true, _) => "default",
+        (false, Some(cpu)) => cpu,
+        (false, None) => "other",
     };
     let target = crate::workspace_root().join("target/bench-matrix-build");
     // v0 symbol names keep the generic parameters, so the assembly check can
