@@ -148,7 +148,8 @@ pub(crate) const fn keyed_for(slider: Piece) -> Option<Backend> {
 }
 
 /// [`keyed_for`]'s values (a table: the route reads a constant): the
-/// first keyed backend the single lookups of the piece inline.
+/// first keyed backend the single lookups of the piece inline (read from
+/// [`INLINED`], not [`Arms::has`], which reads this table).
 #[cfg(feature = "std")]
 const KEYED_FOR: [Option<Backend>; 3] = {
     let mut keyed = [None; 3];
