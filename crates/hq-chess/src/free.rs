@@ -6,9 +6,9 @@ use hq_core::{Bitboard, Line, Square};
 hq_core::slider_token! {
     /// `hq`'s free functions as a token (`free-functions`): every lookup is
     /// `hq::rook_attacks` and its siblings, from code compiled for the
-    /// build's own target features. Unlike a backend's token, it runs its
-    /// callers as they are (`run_compiled` compiles nothing for a level):
-    /// the shape of a search written on the free functions.
+    /// build's own target features. Unlike a backend's token, it compiles
+    /// its callers for no level: the shape of a search written on the free
+    /// functions.
     pub struct FreeFunctions: "free-functions", portable;
     impl {
         /// The free functions run the installed plan's backends, one per
@@ -17,9 +17,20 @@ hq_core::slider_token! {
         /// upper bound.
         const TABLE_BYTES: usize = hq::Backend::dispatched_table_bytes();
 
+        /// One call into `f`, compiled for the build's own features, as
+        /// every other token's is one call into code of its level: a perft
+        /// (or search) node is then one function for every token, as in an
+        /// engine's recursive search. Inlined, the optimiser picks the
+        /// recursion's unit itself (here `RecurseSink::piece`), and the
+        /// free functions' rows would differ from the jobs' by that shape,
+        /// not by the lookups they exist to compare.
         #[inline(always)]
         fn run_compiled<R>(self, f: impl FnOnce(Self) -> R) -> R {
-            f(self)
+            #[inline(never)]
+            fn node<R>(token: FreeFunctions, f: impl FnOnce(FreeFunctions) -> R) -> R {
+                f(token)
+            }
+            node(self, f)
         }
 
         #[inline(always)]
