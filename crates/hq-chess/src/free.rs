@@ -17,9 +17,9 @@ hq_core::slider_token! {
         /// upper bound.
         const TABLE_BYTES: usize = hq::Backend::dispatched_table_bytes();
 
-        /// One call into `f`, compiled for the build's own features, as
-        /// every other token's is one call into code of its level: a perft
-        /// (or search) node is then one function for every token, as in an
+        /// One call into `f`, compiled for the build's own features, as a
+        /// job's token makes one call into code of its level: a perft (or
+        /// search) node is then one function here as in a job, as in an
         /// engine's recursive search. Inlined, the optimiser picks the
         /// recursion's unit itself (here `RecurseSink::piece`), and the
         /// free functions' rows would differ from the jobs' by that shape,
