@@ -7,7 +7,7 @@
 //! `go perft` over UCI.
 //!
 //! ```text
-//! cargo run --release -p hq-chess --example peers --features peers-board-options -- [--quick] [--repeat N] [--csv]
+//! cargo run --release -p hq-chess --example peers --features peers-board-options -- [--quick] [--repeat N] [--csv] [--seed S] [--prune F] [--no-peers]
 //! ```
 //!
 //! Default workloads: start position depth 6 and Kiwipete depth 5 (`--quick`:
@@ -55,6 +55,36 @@ struct Args {
     /// in its `-C target-cpu=native` build, as engines are built).
     #[arg(long)]
     hash_only: bool,
+    /// Leave out the peers (cozy-chess, shakmaty, Stockfish).
+    #[arg(long)]
+    no_peers: bool,
+    /// The seed of each round's order of engines.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// After the first round, time no further an engine more than this
+    /// many times slower than the fastest of the workload.
+    #[arg(long)]
+    prune: Option<f64>,
+    /// Only these rows (`auto`, `free-functions`, backend names, ...; the
+    /// bench matrix's later processes run the rows its first one found
+    /// within reach of the fastest).
+    #[arg(long, value_delimiter = ',')]
+    rows: Vec<String>,
+}
+
+/// A xorshift64 generator for the rounds' orders.
+struct Shuffle(u64);
+
+impl Shuffle {
+    /// `order` in a fresh random order (Fisher-Yates).
+    fn shuffle(&mut self, order: &mut [usize]) {
+        for i in (1..order.len()).rev() {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            order.swap(i, (self.0 % (i as u64 + 1)) as usize);
+        }
+    }
 }
 
 /// A position, a depth and the known count; `hashed`: perft with a
@@ -265,15 +295,16 @@ fn main() {
         false => maintained_rows(),
     };
     engines.extend(maintained.iter().map(|(name, _)| name.clone()));
-    if !args.hash_only {
+    let peers = !args.hash_only && !args.no_peers;
+    if peers {
         engines.extend(
             ["cozy-chess 0.3", "shakmaty 0.30.1", "stockfish (go perft)"].map(String::from),
         );
     }
 
-    let mut stockfish = match args.hash_only {
-        true => None,
-        false => peers::Stockfish::start()
+    let mut stockfish = match peers {
+        false => None,
+        true => peers::Stockfish::start()
             .map_err(|e| eprintln!("SKIPPED stockfish: {e}"))
             .ok(),
     };
@@ -282,6 +313,8 @@ fn main() {
     let mut failed = false;
     let table = RefCell::new(HashTable::new(TABLE_MIB));
     let table = &table;
+    let mut shuffle = Shuffle(args.seed | 1);
+    let mut huge_pages_reported = false;
     for &w in &workloads {
         let position = Position::from_fen(w.fen).expect("workload FENs are valid");
         let position = &position;
@@ -304,9 +337,9 @@ fn main() {
                 true => runs.push(Box::new(plain_only)),
             }
         }
-        if w.hashed {
-            let peers = engines.len() - runs.len();
-            runs.extend((0..peers).map(|_| -> Run { Box::new(plain_only) }));
+        if w.hashed || !peers {
+            let missing = engines.len() - runs.len();
+            runs.extend((0..missing).map(|_| -> Run { Box::new(plain_only) }));
         } else {
             runs.push(Box::new(|| peers::time_cozy(w.fen, w.depth)));
             runs.push(Box::new(|| peers::time_shakmaty(w.fen, w.depth)));
@@ -317,22 +350,66 @@ fn main() {
             }));
         }
         // A warm-up run (clock ramp-up, tables touched), then `repeat`
-        // rounds over every engine, so that no engine is favoured by its
-        // place in the order; each keeps its fastest run.
-        let warm_up = 1 % runs.len();
-        let _ = runs[warm_up]();
-        let mut results: Vec<Option<Result<(u64, f64), String>>> = vec![None; runs.len()];
-        for _ in 0..repeat {
-            for (slot, run) in results.iter_mut().zip(&mut runs) {
-                if matches!(slot, Some(Err(_))) {
+        // rounds over every engine, each in a fresh random order, so that
+        // no engine is favoured by its place in the order; each keeps its
+        // fastest run for the table, and `--csv` prints every run.
+        let selected = |i: usize| {
+            let row = engines[i].strip_prefix("hq-chess/").unwrap_or(&engines[i]);
+            let row = row.split_whitespace().next().unwrap_or(row);
+            args.rows.is_empty() || args.rows.iter().any(|r| r == row)
+        };
+        let mut order: Vec<usize> = (0..runs.len()).filter(|&i| selected(i)).collect();
+        let warm_up = order
+            .iter()
+            .copied()
+            .find(|&i| i == 1)
+            .or(order.first().copied());
+        if let Some(i) = warm_up {
+            let _ = runs[i]();
+        }
+        if w.hashed && csv && !huge_pages_reported {
+            // The table is touched now: its pages are what they will be.
+            let share = table.borrow().huge_page_share();
+            println!(
+                "state,huge_pages,{}",
+                share.map_or("unknown".into(), |s| s.to_string())
+            );
+            huge_pages_reported = true;
+        }
+        let mut results: Vec<Option<Result<(u64, f64), String>>> = (0..runs.len())
+            .map(|i| (!selected(i)).then(|| Err("not among --rows".to_string())))
+            .collect();
+        for round in 0..repeat {
+            shuffle.shuffle(&mut order);
+            for &i in &order {
+                if matches!(results[i], Some(Err(_))) {
                     continue;
                 }
-                let outcome = run();
-                *slot = Some(match (slot.take(), outcome) {
+                let outcome = runs[i]();
+                if let (true, Ok((nodes, secs))) = (csv, &outcome) {
+                    let nps = *nodes as f64 / secs.max(1e-9);
+                    println!(
+                        "csv,{},{},{nodes},{secs:.6},{nps:.0},{round}",
+                        w.name, engines[i]
+                    );
+                }
+                results[i] = Some(match (results[i].take(), outcome) {
                     (_, Err(e)) => Err(e),
                     (Some(Ok(best)), Ok(now)) if best.1 <= now.1 => Ok(best),
                     (_, Ok(now)) => Ok(now),
                 });
+            }
+            // Engines too slow to decide anything are timed no further.
+            if let (0, Some(factor)) = (round, args.prune) {
+                let time = |r: &Option<Result<(u64, f64), String>>| match r {
+                    Some(Ok((nodes, secs))) => Some(secs / *nodes as f64),
+                    _ => None,
+                };
+                let fastest = results
+                    .iter()
+                    .filter_map(time)
+                    .fold(f64::INFINITY, f64::min);
+                order.retain(|&i| time(&results[i]).is_none_or(|t| t <= factor * fastest));
             }
         }
         let results: Vec<Result<(u64, f64), String>> = results
@@ -343,9 +420,6 @@ fn main() {
             let cell = match result {
                 Ok((nodes, secs)) => {
                     let nps = nodes as f64 / secs.max(1e-9);
-                    if csv {
-                        println!("csv,{},{},{nodes},{secs:.6},{nps:.0}", w.name, engines[i]);
-                    }
                     if nodes == w.expected {
                         format!("{:.1}", nps / 1e6)
                     } else {

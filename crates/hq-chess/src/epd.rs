@@ -110,6 +110,7 @@ impl Suite {
 }
 
 /// What [`check_suite`] found.
+#[cfg(feature = "runners")]
 #[derive(Clone, Debug, Default)]
 pub struct SuiteOutcome {
     /// One line per count that differs (or FEN rejected), sorted.
@@ -121,6 +122,7 @@ pub struct SuiteOutcome {
 }
 
 /// One suite line to check: every listed depth of `entry` up to `depth`.
+#[cfg(feature = "runners")]
 #[derive(Clone, Copy, Debug)]
 pub struct SuiteCase<'a> {
     /// The 1-based line, for the report.
@@ -138,6 +140,7 @@ pub struct SuiteCase<'a> {
 ///
 /// # Errors
 /// The backend cannot run on this CPU.
+#[cfg(feature = "runners")]
 pub fn check_suite(
     entries: &[EpdEntry],
     max_depth: u32,
@@ -160,6 +163,7 @@ pub fn check_suite(
 ///
 /// # Errors
 /// The backend cannot run on this CPU.
+#[cfg(feature = "runners")]
 pub fn check_cases(
     cases: &[SuiteCase<'_>],
     threads: usize,
@@ -175,11 +179,13 @@ pub fn check_cases(
 }
 
 /// Runs the cases with one backend over `threads` worker threads.
+#[cfg(feature = "runners")]
 struct SuiteJob<'a> {
     cases: &'a [SuiteCase<'a>],
     threads: usize,
 }
 
+#[cfg(feature = "runners")]
 impl hq::WithBackend for SuiteJob<'_> {
     type Output = SuiteOutcome;
     fn run<B: hq::SliderAttacks>(self, token: B) -> SuiteOutcome {
@@ -226,6 +232,7 @@ impl hq::WithBackend for SuiteJob<'_> {
 
 /// Checks every listed depth of one case: the mismatches, the nodes
 /// counted and the counts compared.
+#[cfg(feature = "runners")]
 fn check_case<B: hq::SliderAttacks>(case: &SuiteCase<'_>, token: B) -> (Vec<String>, u64, u64) {
     let (entry, line) = (case.entry, case.line);
     let position = match crate::Position::from_fen(&entry.fen) {

@@ -62,6 +62,11 @@ impl HashTable {
         self.slots.len() * 16
     }
 
+    /// The share of the table on 2 MiB pages ([`huge_page_share`]).
+    pub fn huge_page_share(&self) -> Option<f64> {
+        huge_page_share(&self.slots)
+    }
+
     #[inline(always)]
     fn slot(&self, key: u64) -> usize {
         key as usize & (self.slots.len() - 1)
@@ -141,10 +146,64 @@ pub fn huge_page_vec<T>(capacity: usize) -> Vec<T> {
     v
 }
 
+/// The share of `memory` that Linux backs with 2 MiB pages now (the
+/// `AnonHugePages` of its mappings in `/proc/self/smaps`, over its size):
+/// whether [`huge_page_vec`]'s request was granted, which moves random-read
+/// figures from process to process. `None` off Linux or if `smaps` cannot
+/// be read.
+pub fn huge_page_share<T>(memory: &[T]) -> Option<f64> {
+    let start = memory.as_ptr() as usize;
+    let end = start + core::mem::size_of_val(memory);
+    if !cfg!(target_os = "linux") || end == start {
+        return None;
+    }
+    let smaps = std::fs::read_to_string("/proc/self/smaps").ok()?;
+    let (mut huge_kib, mut inside) = (0usize, false);
+    for line in smaps.lines() {
+        // A mapping's header: `start-end perms offset dev inode [path]`.
+        if let Some((from, to)) = line
+            .split_whitespace()
+            .next()
+            .and_then(|range| range.split_once('-'))
+            .and_then(|(a, b)| {
+                Some((
+                    usize::from_str_radix(a, 16).ok()?,
+                    usize::from_str_radix(b, 16).ok()?,
+                ))
+            })
+        {
+            inside = from < end && start < to;
+        } else if inside && let Some(kib) = line.strip_prefix("AnonHugePages:") {
+            huge_kib += kib
+                .trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse::<usize>()
+                .ok()?;
+        }
+    }
+    Some((huge_kib as f64 * 1024.0 / (end - start) as f64).min(1.0))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::Position;
+
+    #[test]
+    fn the_huge_page_share_of_a_buffer_is_a_fraction_on_linux() {
+        let mut v: Vec<u64> = huge_page_vec(8 << 20);
+        v.resize(8 << 20, 1);
+        let share = huge_page_share(&v);
+        match cfg!(target_os = "linux") && std::path::Path::new("/proc/self/smaps").exists() {
+            true => {
+                let share = share.expect("smaps is readable");
+                assert!((0.0..=1.0).contains(&share), "{share}");
+            }
+            false => assert_eq!(share, None),
+        }
+        assert_eq!(huge_page_share::<u64>(&[]), None);
+    }
 
     #[test]
     fn a_table_is_a_power_of_two_of_slots_and_stores_what_it_is_given() {

@@ -61,6 +61,7 @@
 //! ```
 
 mod board;
+#[cfg(feature = "runners")]
 pub mod cli;
 pub mod epd;
 mod free;
@@ -74,8 +75,8 @@ pub mod upkeep;
 
 pub use board::{MAX_MOVES, Move, MoveKind, MoveList, UciMove};
 pub use free::FreeFunctions;
-pub use hash::{HashTable, huge_page_vec};
-pub use perft::{
-    divide, divide_parallel, perft, perft_hashed, perft_on, perft_parallel, perft_with,
-};
+pub use hash::{HashTable, huge_page_share, huge_page_vec};
+#[cfg(feature = "runners")]
+pub use perft::perft_on;
+pub use perft::{divide, divide_parallel, perft, perft_hashed, perft_parallel, perft_with};
 pub use position::{FenError, IllegalMove, Position, STARTPOS_FEN};

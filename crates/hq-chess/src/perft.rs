@@ -200,6 +200,7 @@ pub fn perft<B: SliderAttacks>(position: &Position, depth: u32, token: B) -> u64
 ///
 /// # Errors
 /// The backend cannot run on this CPU.
+#[cfg(feature = "runners")]
 pub fn perft_on(
     backend: Option<hq::Backend>,
     position: &Position,
@@ -216,7 +217,7 @@ pub fn perft_on(
 }
 
 /// `job` on `backend`, or on hq's choice for this CPU.
-#[cfg(not(test))]
+#[cfg(all(feature = "runners", not(test)))]
 pub(crate) fn on_backend<W: hq::WithBackend>(
     backend: Option<hq::Backend>,
     job: W,
@@ -234,7 +235,7 @@ pub(crate) fn on_backend<W: hq::WithBackend>(
 /// second time for a few unit tests (the figures are in the commit that
 /// made this split). The integration tests, the binaries and the fuzz
 /// targets run the real one.
-#[cfg(test)]
+#[cfg(all(feature = "runners", test))]
 pub(crate) fn on_backend<W: hq::WithBackend>(
     backend: Option<hq::Backend>,
     job: W,
