@@ -82,10 +82,12 @@ fn main() {
         let attacks = hq::queen_attacks(Square::D4, Bitboard::EMPTY);
         println!("queen on d4, empty board: {} squares", attacks.count());
     }
+    let started = std::time::Instant::now();
     if let Err(e) = hq::init() {
         eprintln!("hq-info: error: {e}");
         std::process::exit(2);
     }
+    let first_use = started.elapsed();
     let selection = hq::selection();
     let id = Identity::detect();
     let top_level = [
@@ -118,6 +120,8 @@ fn main() {
         ),
     }
     println!("latency:        {} (hq::latency)", p.latency);
+    // The whole plan in the form HQ_CHOICE and hq::set_plan read back.
+    println!("plan:           {p}");
     // What the chosen backends keep in the caches between lookups.
     let mut chosen: Vec<Backend> = Vec::new();
     for b in p.backends() {
@@ -135,6 +139,12 @@ fn main() {
     println!("why:            {}", why.next().unwrap_or_default());
     for note in why {
         println!("                {note}");
+    }
+    if selection.source == hq::Source::Calibration && !args.calibrate {
+        // The choice at first use, calibration included (HQ_CALIBRATE=1, or
+        // a model no committed run measured).
+        let ms = first_use.as_secs_f64() * 1e3;
+        println!("first use:      {ms:.2} ms, the calibration included");
     }
     // The class, and how far its evidence reaches this CPU.
     let class = selection.class;

@@ -35,6 +35,24 @@ pub struct ClassChoice {
     pub evidence: &'static str,
     /// The cpu ids of the committed runs of this class (empty: not measured).
     pub measured_on: &'static [&'static str],
+    /// The cells whose committed figures could not separate the plan's
+    /// backend from others: where a calibration finds one of those faster,
+    /// the plan's backend stays (`benches/tests/choice.rs` checks the list
+    /// against the committed runs).
+    pub ties: &'static [Tie],
+}
+
+/// Backends a class's committed run measured as a tie with the class's
+/// backend for one entry point and piece: their paired ratio's 95 %
+/// interval held 1 (runs of the earlier method: within 5 % of each other).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tie {
+    /// The entry point.
+    pub entry: Entry,
+    /// The piece.
+    pub slider: Slider,
+    /// The backends tied with the class's.
+    pub with: &'static [Backend],
 }
 
 impl ClassChoice {
@@ -63,6 +81,15 @@ impl ClassChoice {
         self.measured_on.iter().any(|id| {
             part(id, 'f') == Some(identity.family) && part(id, 'm') == Some(identity.model)
         })
+    }
+
+    /// The backends tied with the class's for `entry` and `slider`
+    /// ([`ClassChoice::ties`]).
+    pub fn tied(&self, entry: Entry, slider: Slider) -> &'static [Backend] {
+        self.ties
+            .iter()
+            .find(|t| t.entry == entry && t.slider == slider)
+            .map_or(&[], |t| t.with)
     }
 }
 
@@ -98,6 +125,7 @@ const V3_SLOW_PEXT: ClassChoice = ClassChoice {
     plan: chains_on_table(Plan::all(Avx2)),
     evidence: "not measured; as the AMD slow-PEXT class",
     measured_on: &[],
+    ties: &[],
 };
 
 /// A class for any vendor and family.
@@ -117,6 +145,7 @@ const fn any(
         plan,
         evidence: "",
         measured_on: &[],
+        ties: &[],
     }
 }
 
@@ -144,6 +173,7 @@ pub const CLASSES: &[ClassChoice] = &[
                    avx512, runtime build; set-wise 1-2: the per-piece rows; latency: every row's \
                    latency column)",
         measured_on: &["intel-r-xeon-r-processor-f6-ma7-s1"],
+        ties: &[],
     },
     ClassChoice {
         name: "amd-zen4",
@@ -156,6 +186,18 @@ pub const CLASSES: &[ClassChoice] = &[
         evidence: "measured: benches/results/amd-epyc-f19-m11-s1 (Zen 4; rows pext, avx512 and \
                    the per-piece loops, runtime build; latency: every row's latency column)",
         measured_on: &["amd-epyc-f19-m11-s1"],
+        ties: &[
+            Tie {
+                entry: Entry::Single,
+                slider: Slider::Rook,
+                with: &[PextPdep],
+            },
+            Tie {
+                entry: Entry::Latency,
+                slider: Slider::Bishop,
+                with: &[ScalarRankDiagonal],
+            },
+        ],
     },
     ClassChoice {
         name: "amd-zen5",
@@ -171,6 +213,11 @@ pub const CLASSES: &[ClassChoice] = &[
                    pext and avx512, runtime build; latency: every row's latency column); later \
                    families are inferred from it and calibrate by default",
         measured_on: &["amd-epyc-f1a-m2-s1"],
+        ties: &[Tie {
+            entry: Entry::Latency,
+            slider: Slider::Bishop,
+            with: &[ScalarRankDiagonal],
+        }],
     },
     ClassChoice {
         name: "amd-zen3",
@@ -184,6 +231,7 @@ pub const CLASSES: &[ClassChoice] = &[
                    PEXT reference 491 M queens/s against 374 for avx2; avx2 batches 626 against \
                    537; PEXT per-piece set-wise 320 against 177), not committed",
         measured_on: &[],
+        ties: &[],
     },
     ClassChoice {
         name: "amd-slow-pext",

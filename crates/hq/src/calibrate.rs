@@ -5,10 +5,13 @@
 //! Every candidate of every cell (the backends this build dispatches and
 //! this CPU runs, each timed by the kernel the route runs for it) is timed
 //! in rounds in a fresh random order until the 5 ms budget is spent; a
-//! cell's figure is its median round, and a challenger replaces the
-//! starting plan's backend only if it is 5 % faster than both its median
-//! and its fastest round. The inputs and the reasons for each rule:
-//! `docs/architecture.md`, "Calibration".
+//! cell's figure is its median round. A challenger replaces the starting
+//! plan's backend only where the whole 95 % interval of their paired ratio
+//! (the two timed in the same rounds; the interval of the median by order
+//! statistics) lies below 0.95, and never where the class's committed
+//! figures call the two a tie (`ClassChoice::ties`); challengers that clear
+//! it but not each other go to the smallest table footprint. The inputs and
+//! the reasons for each rule: `docs/architecture.md`, "Calibration".
 
 use crate::dispatch::{Arms, Kernel, dispatch, key_of, keyed, keyed_for};
 use crate::kernels::{Batch, FreeFunctions, LATENCY, SINGLE, Setwise, Single};
@@ -27,15 +30,16 @@ use std::vec::Vec;
 /// The time a calibration may take in all.
 const BUDGET: Duration = Duration::from_millis(5);
 /// When the measuring stops at the latest, leaving the rest for choosing.
-const DEADLINE: Duration = Duration::from_micros(4500);
-/// How much faster a challenger must be to replace the starting backend.
+const DEADLINE: Duration = Duration::from_micros(4300);
+/// How much faster a challenger must be to replace the starting backend:
+/// the whole interval of their paired ratio below `1 - MARGIN`.
 const MARGIN: f64 = 0.05;
 const MAX_ROUNDS: u32 = 40;
 /// A candidate slower than this many times its cell's best over the first
 /// [`PRUNE_AFTER`] rounds is timed no further: no noise closes such a gap,
 /// and the slowest candidates took most of each round.
-const PRUNE_FACTOR: f64 = 3.0;
-const PRUNE_AFTER: u32 = 3;
+const PRUNE_FACTOR: f64 = 2.0;
+const PRUNE_AFTER: u32 = 2;
 /// Set-wise calls per size range in one sample (with 16, a sample's own
 /// cost weighed enough to reverse an order the bench matrix measures).
 const SETWISE_PER_RANGE: usize = 64;
@@ -479,16 +483,25 @@ pub(crate) fn measure(base: Plan) -> Result<Calibration, BackendError> {
         shortest = shortest.min(round_start.elapsed());
     }
     core::hint::black_box(sink);
-    let figures: Vec<Figure> = cells
+    let (figures, samples): (Vec<Figure>, Vec<Vec<f64>>) = cells
         .into_iter()
         .map(|mut c| {
-            c.samples.sort_by(f64::total_cmp);
-            c.figure.ns = c.samples[c.samples.len() / 2];
-            c.figure.fastest = c.samples[0];
-            c.figure
+            let mut sorted = c.samples.clone();
+            sorted.sort_by(f64::total_cmp);
+            c.figure.ns = sorted[sorted.len() / 2];
+            c.figure.fastest = sorted[0];
+            (c.figure, c.samples)
         })
-        .collect();
-    let plan = choose(&base, &figures);
+        .unzip();
+    // Where the start is the class's plan, its committed ties hold.
+    let class = hq_plan::classes::this_cpu();
+    let tied = |entry: Entry, slider: Slider| match base.get(entry, slider)
+        == class.plan.get(entry, slider)
+    {
+        true => class.tied(entry, slider),
+        false => &[],
+    };
+    let plan = choose(&base, &figures, &samples, tied);
     Ok(Calibration {
         plan,
         base,
@@ -498,28 +511,88 @@ pub(crate) fn measure(base: Plan) -> Result<Calibration, BackendError> {
     })
 }
 
-/// Each cell's fastest candidate, unless the starting plan's is within the
-/// margin; a set-wise loop only over the chosen single lookups.
-fn choose(base: &Plan, figures: &[Figure]) -> Plan {
+/// The 95 % interval of the median of `ratios` by order statistics (no
+/// assumption on their distribution): `(low, median, high)`; `None` for
+/// fewer than six, too few for such an interval.
+fn median_interval(mut ratios: Vec<f64>) -> Option<(f64, f64, f64)> {
+    let n = ratios.len();
+    ratios.sort_by(f64::total_cmp);
+    // The largest k with P(Binomial(n, 1/2) < k) <= 2.5 %: the interval
+    // [x(k), x(n + 1 - k)] (1-based) holds the median with 95 % or more.
+    let (mut below, mut term, mut k) = (0.0, 0.5f64.powi(n as i32), 0);
+    for i in 0..n {
+        if below + term > 0.025 {
+            break;
+        }
+        below += term;
+        term *= (n - i) as f64 / (i + 1) as f64;
+        k = i + 1;
+    }
+    (k >= 1).then(|| (ratios[k - 1], ratios[n / 2], ratios[n - k]))
+}
+
+/// The ratios of `a`'s rounds over `b`'s, round by round (both timed in
+/// every round up to the shorter's last).
+fn paired(a: &[f64], b: &[f64]) -> Vec<f64> {
+    a.iter().zip(b).map(|(x, y)| x / y).collect()
+}
+
+/// Whether `a` clears `b` by `margin`: the whole interval of their paired
+/// ratio (time of `a` over time of `b`) below `1 - margin`.
+fn clears(a: &[f64], b: &[f64], margin: f64) -> bool {
+    median_interval(paired(a, b)).is_some_and(|(_, _, high)| high < 1.0 - margin)
+}
+
+/// Each cell's choice: the starting plan's candidate, unless challengers
+/// clear it by [`MARGIN`] and are not among the backends `tied` with it;
+/// of those, the ones no other clears, the smallest table footprint first
+/// (then the fastest median). A set-wise loop only over the chosen single
+/// lookups. `samples[i]` are `figures[i]`'s rounds, in order.
+fn choose<'a>(
+    base: &Plan,
+    figures: &[Figure],
+    samples: &[Vec<f64>],
+    tied: impl Fn(Entry, Slider) -> &'a [Backend],
+) -> Plan {
     let mut plan = *base;
     let pick = |entry: Entry, slider: Slider, allowed: &dyn Fn(&Figure) -> bool| {
-        let of = |f: &&Figure| f.entry == entry && f.slider == slider && allowed(f);
-        let best = figures
-            .iter()
-            .filter(of)
-            .min_by(|a, b| a.ns.total_cmp(&b.ns))?;
+        let of: Vec<usize> = (0..figures.len())
+            .filter(|&i| {
+                let f = &figures[i];
+                f.entry == entry && f.slider == slider && allowed(f)
+            })
+            .collect();
         let start = candidate_of(base, entry, slider);
-        let kept = figures
+        let kept = of
             .iter()
-            .filter(of)
-            .find(|f| (f.backend, f.setwise_loop) == start);
-        // The challenger's median must beat the kept candidate's median and
-        // its fastest round: a stretch of noise that slows every round of
-        // one candidate widens its spread but rarely its fastest.
-        match kept {
-            Some(k) if best.ns >= k.fastest * (1.0 - MARGIN) => Some(*k),
-            _ => Some(*best),
-        }
+            .copied()
+            .find(|&i| (figures[i].backend, figures[i].setwise_loop) == start);
+        let Some(kept) = kept else {
+            // The start was not measured here: the fastest median.
+            return of
+                .iter()
+                .map(|&i| figures[i])
+                .min_by(|a, b| a.ns.total_cmp(&b.ns));
+        };
+        let ties = tied(entry, slider);
+        let challengers: Vec<usize> = of
+            .iter()
+            .copied()
+            .filter(|&i| i != kept && !ties.contains(&figures[i].backend))
+            .filter(|&i| clears(&samples[i], &samples[kept], MARGIN))
+            .collect();
+        let undominated = challengers.iter().copied().filter(|&j| {
+            !challengers
+                .iter()
+                .any(|&i| i != j && clears(&samples[i], &samples[j], 0.0))
+        });
+        let key = |&i: &usize| (figures[i].backend.table_bytes(), figures[i].ns);
+        let best = undominated.min_by(|a, b| {
+            key(a)
+                .partial_cmp(&key(b))
+                .unwrap_or(core::cmp::Ordering::Equal)
+        });
+        Some(figures[best.unwrap_or(kept)])
     };
     for slider in Slider::ALL {
         for entry in [Entry::Single, Entry::Latency, Entry::Batch] {
@@ -556,20 +629,67 @@ mod tests {
         }
     }
 
+    /// Rounds around `level`: 20 of them, spread ±`spread` (a sawtooth).
+    fn rounds(level: f64, spread: f64) -> Vec<f64> {
+        (0..20)
+            .map(|i| level * (1.0 + spread * ((i * 7 % 20) as f64 / 10.0 - 1.0)))
+            .collect()
+    }
+
     #[test]
-    fn a_challenger_must_beat_the_start_by_the_margin_on_median_and_fastest() {
+    fn the_order_statistics_interval_holds_the_median() {
+        let (low, median, high) = median_interval((1..=20).map(f64::from).collect()).unwrap();
+        // n = 20: the 6th and 15th values.
+        assert_eq!((low, median, high), (6.0, 11.0, 15.0));
+        assert!(median_interval(std::vec![1.0; 5]).is_none());
+    }
+
+    #[test]
+    fn a_challenger_must_clear_the_start_by_the_margin_and_not_be_tied() {
         let base = Plan::all(Backend::Classic);
-        let chosen = |start: Figure, challenger: Figure| {
-            choose(&base, &[start, challenger]).get(Entry::Batch, Slider::Rook)
+        let chosen = |start: Vec<f64>, challengers: &[(Backend, Vec<f64>)], ties: &[Backend]| {
+            let mut figures = std::vec![batch(Backend::Classic, 1.0, 1.0)];
+            let mut samples = std::vec![start];
+            for (b, s) in challengers {
+                figures.push(batch(*b, 1.0, 1.0));
+                samples.push(s.clone());
+            }
+            let tied = |_, _| ties;
+            choose(&base, &figures, &samples, tied).get(Entry::Batch, Slider::Rook)
         };
-        let start = |ns, fastest| batch(Backend::Classic, ns, fastest);
-        let challenger = batch(Backend::ScalarReverse, 1.0, 0.9);
-        assert_eq!(chosen(start(1.25, 1.2), challenger), Backend::ScalarReverse);
-        // Within the margin of the start's median: the start stays.
-        assert_eq!(chosen(start(1.04, 1.0), challenger), Backend::Classic);
-        // Far ahead of a noisy median, but not of the start's fastest round.
-        assert_eq!(chosen(start(1.5, 1.02), challenger), Backend::Classic);
-        let slower = batch(Backend::ScalarReverse, 2.0, 1.9);
-        assert_eq!(chosen(start(1.25, 1.2), slower), Backend::Classic);
+        let start = rounds(1.0, 0.02);
+        let faster = (Backend::ScalarReverse, rounds(0.8, 0.02));
+        assert_eq!(
+            chosen(start.clone(), core::slice::from_ref(&faster), &[]),
+            Backend::ScalarReverse
+        );
+        // 3 % faster: inside the margin, the start stays.
+        let close = (Backend::ScalarReverse, rounds(0.97, 0.02));
+        assert_eq!(chosen(start.clone(), &[close], &[]), Backend::Classic);
+        // Clearly faster, but the class's figures call the two a tie.
+        let tie = [Backend::ScalarReverse];
+        assert_eq!(
+            chosen(start.clone(), core::slice::from_ref(&faster), &tie),
+            Backend::Classic
+        );
+        // Two challengers that clear the start but not each other: the
+        // smaller table footprint.
+        let other = (Backend::ScalarRankTable, rounds(0.81, 0.02));
+        let (a, b) = (Backend::ScalarReverse, Backend::ScalarRankTable);
+        let smaller = if a.table_bytes() <= b.table_bytes() {
+            a
+        } else {
+            b
+        };
+        assert_eq!(
+            chosen(start.clone(), &[faster.clone(), other], &[]),
+            smaller
+        );
+        // One clears the other: the clear winner, whatever its table.
+        let fastest = (Backend::ScalarRankTable, rounds(0.6, 0.02));
+        assert_eq!(
+            chosen(start, &[faster, fastest], &[]),
+            Backend::ScalarRankTable
+        );
     }
 }

@@ -118,7 +118,7 @@ pub mod backends {
 #[doc(hidden)]
 pub mod unstable {
     pub use hq_core::cpu::Identity;
-    pub use hq_plan::classes::{CLASSES, ClassChoice, classify, this_cpu};
+    pub use hq_plan::classes::{CLASSES, ClassChoice, Tie, classify, this_cpu};
 
     /// The selection the first call would make on a CPU of `identity` (with
     /// this CPU's instruction sets) in an optimised build if `optimised`:
