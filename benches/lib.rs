@@ -186,6 +186,12 @@ impl TtBuffer {
         )
     }
 
+    /// The share of the buffer Linux backs with 2 MiB pages
+    /// ([`hq_chess::huge_page_share`]).
+    pub fn huge_page_share(&self) -> Option<f64> {
+        hq_chess::huge_page_share(&self.0[..])
+    }
+
     /// The word at `index` (wrapped into the buffer: no bounds check in the loop).
     #[inline(always)]
     pub fn read(&self, index: u32) -> u64 {

@@ -20,6 +20,15 @@ pub use hq_bench_format::{PER_PIECE_SUFFIX, RowKind, RowMeta as Row, Skipped};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+/// The seed of the rounds' orders: `HQ_BENCH_SEED` (the bench matrix gives
+/// each process its own, so that no order is every process's), else a fixed one.
+fn seed() -> u64 {
+    std::env::var("HQ_BENCH_SEED")
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(0x2545_F491_4F6C_DD1D)
+}
+
 /// `HQ_BENCH_ROUNDS=<rounds>,<sample microseconds>`.
 #[derive(Clone, Copy)]
 struct Rounds {
@@ -394,6 +403,7 @@ impl Bench {
     /// place and slow phases of the machine spread over every row. Before
     /// the first round every entry runs once (tables and the cache buffer
     /// touched) and the first entries run for 300 ms (clock ramp-up). The
+    /// orders come from [`seed`].
     /// first entry is also timed before and after every other entry of each
     /// round: the returned [`PositionCheck`]. Writes the samples as JSON to
     /// `HQ_BENCH_OUT`.
@@ -440,7 +450,7 @@ impl Bench {
         let mut samples = vec![Vec::with_capacity(rounds.rounds); n];
         let (mut first, mut last) = (Vec::new(), Vec::new());
         let mut order: Vec<usize> = (0..n).collect();
-        let mut rng = crate::XorShift(0x2545_F491_4F6C_DD1D);
+        let mut rng = crate::XorShift(seed() | 1);
         let started = Instant::now();
         for round in 0..rounds.rounds {
             // Fisher-Yates, a fresh order every round.
@@ -520,6 +530,8 @@ impl Bench {
             skipped: self.skipped.clone(),
             position_check,
             plan: Some(selection.plan.to_string()),
+            huge_pages: self.data.tt.huge_page_share(),
+            seed: Some(seed()),
         };
         let text = serde_json::to_string(&meta).map_err(std::io::Error::other)?;
         std::fs::write(path, text)

@@ -12,14 +12,25 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// The version of the `results.json` layout.
-pub const SCHEMA: u32 = 2;
+pub use hq_bench_stats::Interval;
+
+/// The version of the `results.json` layout this crate writes: 3, every
+/// cell sampled in several fresh processes, its figure the median over them
+/// with an interval ([`Figure::per_process`], [`Figure::interval`]).
+pub const SCHEMA: u32 = 3;
+/// The layouts this crate reads: 2, runs of the earlier method (one process
+/// per build, the figure its fastest round: no samples, no intervals; the
+/// committed Intel Xeon and Zen 5 runs), and [`SCHEMA`].
+pub const SCHEMAS: [u32; 2] = [2, SCHEMA];
 /// `results.json`.
 pub const RESULTS_JSON: &str = "results.json";
 /// The Markdown matrix.
 pub const MATRIX_MD: &str = "matrix.md";
-/// The bar chart.
+/// The bar chart of every row.
 pub const CHART_SVG: &str = "chart.svg";
+/// The chart of the choices: per piece and column, the class's choice, the
+/// best backend and the best peer, each with its interval.
+pub const CHOICE_SVG: &str = "choice.svg";
 /// The row every ratio divides by: the PEXT backend (the fastest table
 /// method where PEXT is fast; a reference where it is not).
 pub const REFERENCE_ROW: &str = "pext";
@@ -134,6 +145,14 @@ pub struct BenchMeta {
     /// before it was recorded).
     #[serde(default)]
     pub plan: Option<String>,
+    /// The share of the cache-pressure buffer on 2 MiB pages (absent before
+    /// schema 3, or where the OS does not say).
+    #[serde(default)]
+    pub huge_pages: Option<f64>,
+    /// The seed of the rounds' orders (`HQ_BENCH_SEED`; absent before
+    /// schema 3).
+    #[serde(default)]
+    pub seed: Option<u64>,
 }
 
 /// One cell timed twice more in every round, once before every other entry
@@ -233,6 +252,15 @@ pub struct Results {
     /// before it existed, or with `--no-calibration`).
     #[serde(default)]
     pub calibration: Option<CalibrationStarts>,
+    /// Schema 3: the perft example's processes, per build.
+    #[serde(default)]
+    pub perft_builds: Vec<PerftBuild>,
+    /// Schema 3: how long each step took.
+    #[serde(default)]
+    pub timings: Vec<Timing>,
+    /// Schema 3, `--full`: the A/A check of two code layouts.
+    #[serde(default)]
+    pub aa_check: Option<AaCheck>,
 }
 
 /// `hq-info --calibrate` run in fresh processes: how long each calibration
@@ -358,6 +386,112 @@ pub struct ConfigRun {
     pub build_seconds: f64,
     /// Seconds spent measuring.
     pub run_seconds: f64,
+    /// The fresh processes its bench binary ran in (schema 3; empty in
+    /// earlier runs, which ran it once).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub processes: Vec<ProcessRecord>,
+}
+
+/// One fresh process of a bench binary or of the perft example, how it
+/// was started and the machine's state while it ran.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProcessRecord {
+    /// Its number in its build (samples name it: [`ProcessSamples`]).
+    pub id: u32,
+    /// The seed of its order of cells or perft rows in each round.
+    pub seed: u64,
+    /// Bytes of environment padding it was started with (`HQ_BENCH_PAD`),
+    /// which moves its initial stack: one process is one sample of memory
+    /// layout (Mytkowicz et al., ASPLOS 2009).
+    pub env_pad: usize,
+    /// The code layout it ran, for the A/A check: the link-order seed of
+    /// its binary (`None`: the build's own layout).
+    #[serde(default)]
+    pub layout: Option<u64>,
+    /// Rounds it timed.
+    pub rounds: usize,
+    /// Its wall time, seconds.
+    pub seconds: f64,
+    /// The share of the machine's CPU time the hypervisor stole while it
+    /// ran (`/proc/stat`, every CPU), if the OS reports it.
+    #[serde(default)]
+    pub steal: Option<f64>,
+    /// The clock the OS reported when it started, MHz (`cpufreq`'s
+    /// current frequency, else `/proc/cpuinfo`; a virtual machine often
+    /// reports the nominal clock only).
+    #[serde(default)]
+    pub clock_mhz: Option<f64>,
+    /// The share of its 64 MiB buffer (the cache-pressure buffer, or the
+    /// hash perft's table) that Linux backed with 2 MiB pages.
+    #[serde(default)]
+    pub huge_pages: Option<f64>,
+    /// Its position check: one cell timed before and after all others in
+    /// every round (bench binaries only).
+    #[serde(default)]
+    pub position_check: Option<PositionCheck>,
+    /// Why its samples are left out of the figures (taken under heavy
+    /// steal, and taken again), if they are.
+    #[serde(default)]
+    pub excluded: Option<String>,
+}
+
+/// One process's samples of one figure: the process's [`ProcessRecord::id`]
+/// and its rounds in order (ns per iteration for lookups, seconds per run
+/// for perft). Round `r` of two figures of one process ran in the same
+/// round: their ratio is paired.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProcessSamples(pub u32, pub Vec<f64>);
+
+/// The perft example's fresh processes in one build.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct PerftBuild {
+    /// The build (`runtime`, `native`, `x86-64-v3`).
+    pub config: String,
+    /// Its processes.
+    pub processes: Vec<ProcessRecord>,
+}
+
+/// How long a step of the run took.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Timing {
+    /// The step (`build runtime`, `run native`, `perft`, ...).
+    pub step: String,
+    /// Wall time, seconds.
+    pub seconds: f64,
+}
+
+/// The A/A check (`--full`): the runtime build linked twice in two
+/// link orders of the same code, its processes alternating between them,
+/// each cell of one layout compared with the other's as two runs are
+/// ([`Comparison`]).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct AaCheck {
+    /// The two link-order seeds.
+    pub layouts: [u64; 2],
+    /// The run comparison of the two layouts' processes.
+    pub comparison: Comparison,
+}
+
+/// Two sets of samples of the same cells compared (two runs, or two
+/// layouts of one run), cell by cell.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Comparison {
+    /// Cells compared (those with samples on both sides).
+    pub cells: usize,
+    /// Cells called different with the false discovery rate held at 5 %
+    /// (Benjamini-Hochberg over every cell's p-value).
+    pub different: usize,
+    /// Cells whose own 5 % test calls them different, before the
+    /// correction for multiple comparisons.
+    pub different_uncorrected: usize,
+    /// How many the uncorrected test calls different by chance alone
+    /// where nothing differs: 5 % of the cells.
+    pub expected_by_chance: f64,
+    /// The median of the cells' ratio interval half-widths.
+    pub median_half_width: f64,
+    /// The cells called different, the largest ratios first: `(cell,
+    /// ratio of the first side over the second, with its interval)`.
+    pub flagged: Vec<(String, Interval)>,
 }
 
 impl ConfigRun {
@@ -393,12 +527,38 @@ pub struct Figure {
     /// This figure over the [`REFERENCE_ROW`] figure of the same configuration, piece and workload.
     pub ratio_to_pext: Option<f64>,
     /// The spread of the samples: their interquartile range over their
-    /// median (0.03 = 3 %). `matrix.md` flags cells above [`SPREAD_FLAG`].
+    /// median (0.03 = 3 %); in schema 3 the half-width of
+    /// [`Figure::interval`]. `matrix.md` flags schema-2 cells above
+    /// [`SPREAD_FLAG`].
     #[serde(default)]
     pub spread: f64,
+    /// Schema 3: the 95 % interval of `mlookups_per_s` (hierarchical
+    /// bootstrap over processes, then rounds).
+    #[serde(default)]
+    pub interval: Option<Interval>,
+    /// Schema 3: the interval of `ratio_to_pext`, paired by process and
+    /// round.
+    #[serde(default)]
+    pub ratio_interval: Option<Interval>,
+    /// Why the figure decides nothing alone: a deciding cell whose interval
+    /// stayed wider than ±3 % when the run's time cap for sampling it
+    /// further was reached.
+    #[serde(default)]
+    pub unresolved: Option<String>,
+    /// Schema 3: ns per iteration of every round of every process.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub per_process: Vec<ProcessSamples>,
 }
 
-/// The spread above which `matrix.md` flags a cell as noisy.
+impl Figure {
+    /// Its key: `<config>/<row>/<piece>/<workload>`.
+    pub fn key(&self) -> String {
+        let (c, r, p, w) = (&self.config, &self.row, &self.piece, &self.workload);
+        format!("{c}/{r}/{p}/{w}")
+    }
+}
+
+/// The spread above which `matrix.md` flags a schema-2 cell as noisy.
 pub const SPREAD_FLAG: f64 = 0.05;
 
 /// Perft speed of one row on one position.
@@ -415,13 +575,29 @@ pub struct PerftFigure {
     pub depth: u32,
     /// Leaf nodes counted.
     pub nodes: u64,
-    /// Best wall time, seconds.
+    /// Best wall time, seconds (schema 3: the wall time at the figure's
+    /// speed).
     pub seconds: f64,
-    /// Million nodes per second.
+    /// Million nodes per second (schema 3: the median over processes of
+    /// each process's median run).
     pub mnps: f64,
+    /// Schema 3: the 95 % interval of `mnps`.
+    #[serde(default)]
+    pub interval: Option<Interval>,
+    /// As [`Figure::unresolved`].
+    #[serde(default)]
+    pub unresolved: Option<String>,
+    /// Schema 3: seconds per run, every round of every process.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub per_process: Vec<ProcessSamples>,
 }
 
 impl PerftFigure {
+    /// Its key: `perft/<config>/<row>/<position>`.
+    pub fn key(&self) -> String {
+        format!("perft/{}/{}/{}", self.config, self.row, self.position)
+    }
+
     /// Whether it is the hash perft (perft with a transposition table,
     /// position `<name> hash`).
     pub fn is_hashed(&self) -> bool {
@@ -468,16 +644,16 @@ impl Results {
         })
     }
 
-    /// Reads `dir/results.json`.
+    /// Reads `dir/results.json`, of any schema in [`SCHEMAS`].
     pub fn load(dir: &Path) -> Result<Results, String> {
         let path = dir.join(RESULTS_JSON);
         let text = std::fs::read_to_string(&path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let results: Results = serde_json::from_str(&text)
             .map_err(|e| format!("{} does not parse: {e}", path.display()))?;
-        if results.schema != SCHEMA {
+        if !SCHEMAS.contains(&results.schema) {
             return Err(format!(
-                "{} has schema {}, this reader reads {SCHEMA}",
+                "{} has schema {}, this reader reads {SCHEMAS:?}",
                 path.display(),
                 results.schema
             ));
@@ -485,11 +661,432 @@ impl Results {
         Ok(results)
     }
 
-    /// Writes `dir/results.json` (pretty-printed, for diffs).
+    /// Writes `dir/results.json`, pretty-printed for diffs but every array
+    /// of numbers on one line (a figure's samples are thousands of them),
+    /// through a temporary file renamed into place: an interrupted run
+    /// leaves the previous file whole.
     pub fn save(&self, dir: &Path) -> Result<(), String> {
-        let path = dir.join(RESULTS_JSON);
         let text = serde_json::to_string_pretty(self).map_err(|e| format!("serializing: {e}"))?;
-        std::fs::write(&path, text + "\n")
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+        let text = compact_number_arrays(&text) + "\n";
+        write_atomically(&dir.join(RESULTS_JSON), text.as_bytes())
+    }
+
+    /// Whether the run has per-process samples (schema 3): its choices are
+    /// made with intervals, an earlier run's with fixed ratios.
+    pub fn has_samples(&self) -> bool {
+        self.figures.iter().any(|f| !f.per_process.is_empty())
+    }
+
+    /// The speed of `a` over the speed of `b` (lookups per second, or set-wise
+    /// calls), paired by process and round, with its interval; `None`
+    /// unless both have samples.
+    pub fn speed_ratio(a: &Figure, b: &Figure) -> Option<Interval> {
+        let ratios =
+            hq_bench_stats::rounds(hq_bench_stats::paired(&samples(a), &samples(b), |x, y| {
+                (a.lookups_per_iter as f64 / x) / (b.lookups_per_iter as f64 / y)
+            }));
+        let seed = hq_bench_stats::seed_of(&format!("{} / {}", a.key(), b.key()));
+        (!ratios.is_empty()).then(|| hq_bench_stats::bootstrap(&ratios, seed))
+    }
+
+    /// The perft speed of `row_a` over `row_b` in build `config`, paired by
+    /// process and round, with its interval: on one position, or with
+    /// `position` `None` over both hash-perft positions (the geometric mean
+    /// of the two positions' ratios of each process and round). `None`
+    /// without samples.
+    pub fn perft_ratio(
+        &self,
+        config: &str,
+        position: Option<&str>,
+        row_a: &str,
+        row_b: &str,
+    ) -> Option<Interval> {
+        let positions: Vec<&str> = match position {
+            Some(p) => vec![p],
+            None => self
+                .hash_perfts()
+                .into_iter()
+                .filter(|(c, _)| *c == config)
+                .map(|(_, p)| p)
+                .collect(),
+        };
+        let mut per_position = Vec::new();
+        for position in &positions {
+            let a = self.perft_figure(config, position, row_a)?;
+            let b = self.perft_figure(config, position, row_b)?;
+            let to_pairs = |p: &PerftFigure| -> Vec<(u32, Vec<f64>)> {
+                p.per_process.iter().map(|s| (s.0, s.1.clone())).collect()
+            };
+            // Same nodes: the speed ratio is b's time over a's.
+            per_position.push(hq_bench_stats::paired(
+                &to_pairs(a),
+                &to_pairs(b),
+                |x, y| y / x,
+            ));
+        }
+        let (first, rest) = per_position.split_first()?;
+        let combined: Vec<Vec<f64>> = first
+            .iter()
+            .filter_map(|(id, rounds)| {
+                let mut logs: Vec<f64> = rounds.iter().map(|r| r.ln()).collect();
+                for other in rest {
+                    let (_, theirs) = other.iter().find(|(other, _)| other == id)?;
+                    logs.truncate(theirs.len());
+                    for (l, r) in logs.iter_mut().zip(theirs) {
+                        *l += r.ln();
+                    }
+                }
+                let n = (rest.len() + 1) as f64;
+                Some(logs.iter().map(|l| (l / n).exp()).collect())
+            })
+            .filter(|v: &Vec<f64>| !v.is_empty())
+            .collect();
+        let seed =
+            hq_bench_stats::seed_of(&format!("perft {config} {positions:?} {row_a} / {row_b}"));
+        (!combined.is_empty()).then(|| hq_bench_stats::bootstrap(&combined, seed))
+    }
+}
+
+/// `json` (pretty-printed) with every array of numbers (or of arrays of
+/// numbers) on one line; arrays with a string or an object keep their
+/// layout.
+fn compact_number_arrays(json: &str) -> String {
+    let bytes = json.as_bytes();
+    // Each `[`'s matching `]`, and whether a string or an object lies between.
+    let (mut stack, mut closing) = (Vec::new(), vec![None; bytes.len()]);
+    let (mut in_string, mut escaped) = (false, false);
+    for (i, &b) in bytes.iter().enumerate() {
+        match (in_string, b) {
+            (true, _) if escaped => escaped = false,
+            (true, b'\\') => escaped = true,
+            (true, b'"') => in_string = false,
+            (true, _) => {}
+            (false, b'[') => stack.push((i, false)),
+            (false, b'{' | b'"') => {
+                in_string = b == b'"';
+                if let Some(top) = stack.last_mut() {
+                    top.1 = true;
+                }
+            }
+            (false, b']') => {
+                if let Some((open, has_object)) = stack.pop() {
+                    if has_object && let Some(top) = stack.last_mut() {
+                        top.1 = true;
+                    }
+                    closing[open] = Some((i, has_object));
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = String::with_capacity(json.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if let Some((end, false)) = closing[i] {
+            // Numbers only: drop the layout.
+            let inner: String = json[i..=end]
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join("");
+            out.push_str(&inner.replace(',', ", "));
+            i = end + 1;
+            continue;
+        }
+        let next = json[i..].chars().next().expect("in bounds");
+        out.push(next);
+        i += next.len_utf8();
+    }
+    out
+}
+
+/// A figure's samples as `(process, rounds)` pairs.
+fn samples(f: &Figure) -> Vec<(u32, Vec<f64>)> {
+    f.per_process.iter().map(|s| (s.0, s.1.clone())).collect()
+}
+
+/// Writes `bytes` to `path` through a temporary file beside it, renamed
+/// into place (a rename within a directory is atomic on POSIX): a reader,
+/// or an interrupted run, never sees half a file.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let temporary = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    std::fs::write(&temporary, bytes)
+        .and_then(|()| std::fs::rename(&temporary, path))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&temporary);
+            format!("cannot write {}: {e}", path.display())
+        })
+}
+
+pub mod decide {
+    //! The matrix's choice between backends, made outside the noise: one
+    //! backend replaces another only when the interval of their paired
+    //! ratio clears 1, level of evidence by level (`hq_bench_stats::choose`);
+    //! candidates that tie through every level go to the smallest table
+    //! footprint, which competes least with an engine's transposition
+    //! table and network. For runs with samples (schema 3); the data test
+    //! keeps the fixed ratios for the earlier runs.
+
+    use super::{Interval, Results};
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+
+    /// A backend row that may be chosen, and its table footprint in bytes.
+    #[derive(Clone, Debug)]
+    pub struct Candidate {
+        /// The row (a backend's name).
+        pub row: String,
+        /// What its single lookups read from tables.
+        pub footprint: usize,
+    }
+
+    /// A level of evidence.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub enum Evidence<'a> {
+        /// A column of the matrix: the build, piece and workload.
+        Column {
+            /// The build.
+            config: &'a str,
+            /// The piece.
+            piece: &'a str,
+            /// The workload (column).
+            workload: &'a str,
+        },
+        /// The hash perft of a build, over both positions (the geometric
+        /// mean of the positions' paired ratios).
+        HashPerft {
+            /// The build.
+            config: &'a str,
+        },
+    }
+
+    impl std::fmt::Display for Evidence<'_> {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            match self {
+                Evidence::Column {
+                    config,
+                    piece,
+                    workload,
+                } => write!(f, "the {config} build's {piece} {workload} column"),
+                Evidence::HashPerft { config } => write!(f, "the {config} build's hash perft"),
+            }
+        }
+    }
+
+    /// What the rule chose, and why.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Decision {
+        /// The chosen row.
+        pub chosen: String,
+        /// The rows no other cleared through every level (the chosen one
+        /// among them); one alone when a level decided.
+        pub tied: Vec<String>,
+        /// The level that left one row, or `None`: a tie, and the smallest
+        /// footprint chose.
+        pub decided_by: Option<String>,
+    }
+
+    impl std::fmt::Display for Decision {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            match &self.decided_by {
+                Some(level) => write!(f, "`{}`, clear on {level}", self.chosen),
+                None => write!(
+                    f,
+                    "`{}`, the smallest table of a tie ({})",
+                    self.chosen,
+                    self.tied
+                        .iter()
+                        .map(|t| format!("`{t}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            }
+        }
+    }
+
+    /// The paired speed ratio `a / b` on `evidence`, with its interval.
+    pub fn ratio(r: &Results, evidence: Evidence, a: &str, b: &str) -> Option<Interval> {
+        match evidence {
+            Evidence::Column {
+                config,
+                piece,
+                workload,
+            } => {
+                let fa = r.figure(config, a, piece, workload)?;
+                let fb = r.figure(config, b, piece, workload)?;
+                Results::speed_ratio(fa, fb)
+            }
+            Evidence::HashPerft { config } => r.perft_ratio(config, None, a, b),
+        }
+    }
+
+    /// Chooses among `candidates` by `levels` of evidence in order (the
+    /// candidates without a figure on the first level are left out); `None`
+    /// if none has one.
+    pub fn decide(r: &Results, candidates: &[Candidate], levels: &[Evidence]) -> Option<Decision> {
+        let first = *levels.first()?;
+        let present: Vec<&Candidate> = candidates
+            .iter()
+            .filter(|c| {
+                candidates
+                    .iter()
+                    .any(|o| ratio(r, first, &c.row, &o.row).is_some())
+            })
+            .collect();
+        if present.is_empty() {
+            return None;
+        }
+        // Each pair's interval once per level: `clears(j, i)` is the
+        // interval of `i / j` seen from the other side.
+        let cache: RefCell<HashMap<(usize, usize, usize), Option<Interval>>> = RefCell::default();
+        let interval = |level: usize, i: usize, j: usize| {
+            *cache
+                .borrow_mut()
+                .entry((level, i, j))
+                .or_insert_with(|| ratio(r, levels[level], &present[i].row, &present[j].row))
+        };
+        let interval = &interval;
+        // One closure type for every level: `i` clears `j` when their
+        // ratio's interval lies above 1.
+        let per_level: Vec<_> = (0..levels.len())
+            .map(|level| {
+                move |i: usize, j: usize| -> Option<bool> {
+                    match i < j {
+                        true => interval(level, i, j).map(|x| x.above(1.0)),
+                        false => interval(level, j, i).map(|x| x.below(1.0)),
+                    }
+                }
+            })
+            .collect();
+        let refs: Vec<hq_bench_stats::Evidence> = per_level
+            .iter()
+            .map(|c| c as hq_bench_stats::Evidence)
+            .collect();
+        let choice = hq_bench_stats::choose(present.len(), &refs, |i| present[i].footprint);
+        Some(Decision {
+            chosen: present[choice.chosen].row.clone(),
+            tied: choice
+                .tied
+                .iter()
+                .map(|&i| present[i].row.clone())
+                .collect(),
+            decided_by: choice.decided_by.map(|l| levels[l].to_string()),
+        })
+    }
+
+    /// The matrix's decided cells: an entry point (`single`, `batch`,
+    /// `latency`, `setwise`), a piece, and the column the matrix shows it
+    /// in (set-wise calls: each of their three columns).
+    pub const ENTRIES: [(&str, &str); 6] = [
+        ("single", "throughput"),
+        ("latency", "latency"),
+        ("batch", "batch"),
+        ("setwise", "setwise-few"),
+        ("setwise", "setwise-typical"),
+        ("setwise", "setwise-many"),
+    ];
+
+    /// The evidence that decides `entry`'s cell for `piece` in column
+    /// `workload`, in order. Single lookups: the runtime build's hash perft
+    /// (the search shape engines run: lookups between probes of a table that
+    /// misses every cache), then the engine-shaped loop's throughput, then
+    /// the tie-break; where the run has no hash perft, the throughput
+    /// column. The others: their own column of the runtime build.
+    pub fn levels<'a>(
+        r: &Results,
+        entry: &str,
+        piece: &'a str,
+        workload: &'a str,
+    ) -> Vec<Evidence<'a>> {
+        let column = |workload| Evidence::Column {
+            config: "runtime",
+            piece,
+            workload,
+        };
+        let hashed = r.hash_perfts().iter().any(|(c, _)| *c == "runtime");
+        match (entry, hashed) {
+            ("single", true) => vec![
+                Evidence::HashPerft { config: "runtime" },
+                column("engine-throughput"),
+            ],
+            _ => vec![column(workload)],
+        }
+    }
+
+    /// A decided cell.
+    #[derive(Clone, Debug)]
+    pub struct CellDecision {
+        /// The entry point.
+        pub entry: &'static str,
+        /// The piece.
+        pub piece: &'static str,
+        /// The column.
+        pub workload: &'static str,
+        /// What the rule chose.
+        pub decision: Decision,
+    }
+
+    /// Every cell's decision in a run with samples, among the runtime
+    /// build's backend rows (`footprint` gives each one's table bytes;
+    /// rows it does not know are left out).
+    pub fn decisions(r: &Results, footprint: impl Fn(&str) -> Option<usize>) -> Vec<CellDecision> {
+        let Some(meta) = r
+            .configs
+            .iter()
+            .find(|c| c.name == "runtime")
+            .and_then(|c| c.meta.as_ref())
+        else {
+            return Vec::new();
+        };
+        let candidates: Vec<Candidate> = meta
+            .rows
+            .iter()
+            .filter(|m| m.kind == super::RowKind::Backend)
+            .filter_map(|m| {
+                Some(Candidate {
+                    row: m.name.clone(),
+                    footprint: footprint(&m.name)?,
+                })
+            })
+            .collect();
+        let mut out = Vec::new();
+        for piece in ["queen", "rook", "bishop"] {
+            for (entry, workload) in ENTRIES {
+                let levels = levels(r, entry, piece, workload);
+                if let Some(decision) = decide(r, &candidates, &levels) {
+                    out.push(CellDecision {
+                        entry,
+                        piece,
+                        workload,
+                        decision,
+                    });
+                }
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::compact_number_arrays;
+
+    #[test]
+    fn arrays_of_numbers_go_on_one_line_and_the_rest_keeps_its_layout() {
+        let value = serde_json::json!({
+            "samples": [[0, [1.5, 2.0]], [1, [3.0]]],
+            "args": ["--bench", "a b [c]"],
+            "objects": [{"x": [1, 2]}],
+        });
+        let pretty = serde_json::to_string_pretty(&value).unwrap();
+        let compact = compact_number_arrays(&pretty);
+        assert!(
+            compact.contains(r#""samples": [[0, [1.5, 2.0]], [1, [3.0]]]"#),
+            "{compact}"
+        );
+        assert!(compact.contains(r#""x": [1, 2]"#), "{compact}");
+        assert!(compact.contains("\"--bench\",\n"), "{compact}");
+        let back: serde_json::Value = serde_json::from_str(&compact).unwrap();
+        assert_eq!(back, value);
     }
 }

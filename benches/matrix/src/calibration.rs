@@ -1,22 +1,16 @@
-//! The calibration stage: `hq-info --calibrate` in fresh processes (the
-//! bench profile, in the `runtime` configuration's target dir), each start
-//! timing its own calibration and printing the plan it chose: how long
+//! The calibration stage: `hq-info --calibrate` in fresh processes (built
+//! with the runtime build's bench binary, bench profile), each start timing
+//! its own calibration and printing the plan it chose: how long
 //! `hq::calibrate` takes from a cold start, and how often the choice agrees.
 
-use crate::CARGO;
-use crate::run::build_env;
 use anyhow::bail;
 use hq_bench_format::CalibrationStarts;
+use std::path::Path;
 use xshell::{Shell, cmd};
 
-/// Builds `hq-info` and runs it in 20 fresh processes (3 with `quick`).
-pub fn run(sh: &Shell, quick: bool) -> anyhow::Result<CalibrationStarts> {
-    println!("\n[calibration] building and running hq-info --calibrate");
-    // The bench profile, as the matrix's builds in this target dir.
-    build_env(cmd!(sh, "{CARGO} build -q --profile bench -p hq-info"), "").run()?;
-    let hq_info = sh
-        .current_dir()
-        .join("target/bench-matrix-build/default/release/hq-info");
+/// Runs `hq_info` in 20 fresh processes (3 with `quick`).
+pub fn run(sh: &Shell, hq_info: &Path, quick: bool) -> anyhow::Result<CalibrationStarts> {
+    println!("\n[calibration] running hq-info --calibrate");
     let mut starts = CalibrationStarts {
         milliseconds: Vec::new(),
         plans: Vec::new(),

@@ -6,8 +6,10 @@
 mod asm_check;
 mod calibration;
 mod chart;
+mod compare;
 mod cpu;
 mod perft;
+mod process;
 mod readme;
 mod report;
 mod results;

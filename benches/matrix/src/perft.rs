@@ -1,104 +1,397 @@
 //! Perft nodes per second: `auto` (`hq`'s choice, a job), the free
-//! functions, every backend (`hq-chess`, monomorphized per backend) and the
-//! peers' perft on the same positions, by the `hq-chess` crate's own
-//! comparison (start position depth 6 and Kiwipete depth 5; `--quick`: 5
-//! and 4), which checks every count against the known value; then the hash
-//! perft of the `hq` rows (the same positions with a 64 MiB transposition
-//! table: positions `startpos hash` and `kiwipete hash`). Built in the
-//! `runtime` configuration's target dir; then (not `--quick`) the hash
-//! perft again in builds whose caller code is compiled at the jobs' level,
-//! as engines are built (the `runtime` build compiles the free functions'
-//! move generator for the x86-64 baseline, the jobs' at x86-64-v3):
-//! `native` (`-C target-cpu=native`: the free functions' cells fixed at
-//! compile time) and, on an x86-64 CPU that has the level, `x86-64-v3`
-//! (the level engines ship: the free functions still dispatch at run time).
+//! functions, every backend (`hq-chess`, monomorphized per backend) and,
+//! with `--full`, the board options and the peers' perft on the same
+//! positions, by the `hq-chess` crate's own comparison (start position
+//! depth 6 and Kiwipete depth 5; `--quick`: 5 and 4), which checks every
+//! count against the known value; then the hash perft of the `hq` rows
+//! (the same positions with a 64 MiB transposition table: positions
+//! `startpos hash` and `kiwipete hash`).
+//!
+//! The example is built with the bench binary of the same flags (the
+//! `runtime` and `native` builds; [`build_v3`] for the x86-64-v3 one) and
+//! runs in several fresh processes per build, each with its own seed for
+//! its rounds' orders and its own environment size, interleaved over the
+//! builds. The `native` and `x86-64-v3` builds run the hash perft alone:
+//! their caller code is compiled as engines are built (`native`: the free
+//! functions' cells fixed at compile time; `x86-64-v3`, `--full` only: the
+//! level engines ship, the free functions dispatching at run time), where
+//! the default build compiles the free functions' move generator for the
+//! x86-64 baseline and the jobs' at x86-64-v3.
 
 use crate::CARGO;
-use crate::run::build_env;
-use anyhow::Context;
-use hq_bench_format::PerftFigure;
+use crate::process::{self, Seeds, Start};
+use crate::run::{Clock, Sampling, build, build_env, percent, significant};
+use anyhow::{Context, ensure};
+use hq_bench_format::{PerftBuild, PerftFigure, ProcessRecord, ProcessSamples};
+use hq_bench_stats::{RESOLVED_HALF_WIDTH, bootstrap, seed_of};
 use hq_core::cpu::Level;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::time::Instant;
 use xshell::{Shell, cmd};
 
-/// Where the perft comparison lives.
-const EXAMPLE: &str = "crates/hq-chess/examples/peers.rs";
+/// A row slower than this many times the fastest of its workload is timed
+/// no further: after a process's first round, and after a build's first
+/// process (its later processes run only the rows within reach on every
+/// workload). It decides nothing.
+const PRUNE: f64 = 1.5;
 
-/// Runs the perft stage: the figures, and a note for the Markdown.
-pub fn run(sh: &Shell, quick: bool) -> anyhow::Result<(Vec<PerftFigure>, Option<String>)> {
-    if !sh.path_exists(EXAMPLE) {
-        let note =
-            format!("Perft: SKIPPED, {EXAMPLE} is absent (no hq-chess crate in this checkout).");
-        println!("\n[perft] {note}");
-        return Ok((Vec::new(), Some(note)));
+/// Builds the perft example for x86-64-v3 (`--full`), if this CPU has the
+/// level.
+pub fn build_v3(sh: &Shell) -> anyhow::Result<Option<PathBuf>> {
+    if !Level::X86V3.is_detected() {
+        return Ok(None);
     }
-    // The quick run (a pipeline check) leaves out the board-option rows,
-    // most of the example's build time, and the native build.
-    let (features, repeat) = match quick {
-        true => ("peers", "1"),
-        false => ("peers-board-options", "3"),
-    };
-    let started = Instant::now();
-    let (mut figures, mut shown) = (Vec::new(), Vec::new());
-    let v3 = cfg!(target_arch = "x86_64") && Level::X86V3.is_detected();
-    let builds: &[(&str, &str, &[&str])] = match quick {
-        true => &[("runtime", "", &[])],
-        false => &[
-            ("runtime", "", &[]),
-            ("native", "-C target-cpu=native", &["--hash-only"]),
-            ("x86-64-v3", "-C target-cpu=x86-64-v3", &["--hash-only"]),
-        ],
-    };
-    for &(config, rustflags, only) in builds {
-        if config == "x86-64-v3" && !v3 {
-            let note = "SKIPPED the x86-64-v3 hash perft: not an x86-64 CPU with that level";
-            println!("\n[perft] {note}");
-            shown.push(note.to_owned());
-            continue;
-        }
-        let features = if only.is_empty() { features } else { "peers" };
-        let args = ["--features", features, "--", "--csv", "--repeat", repeat];
-        // The bench profile, as the matrix's builds in the same target dir
-        // (the crates they share are built once).
-        let cmd = cmd!(
-            sh,
-            "{CARGO} run --profile bench -p hq-chess --example peers {args...} {only...}"
-        );
-        let cmd = match quick {
-            // A pipeline check (the counts are still checked): optimising
-            // every backend's perft took 224 s of the quick run's 369 (CI,
-            // Zen 4).
-            true => {
-                build_env(cmd.arg("--quick"), rustflags).env("CARGO_PROFILE_BENCH_OPT_LEVEL", "1")
-            }
-            false => build_env(cmd, rustflags),
-        };
-        let cmd_shown = crate::shown(&cmd);
-        println!("\n[perft] building and running ({config}): {cmd_shown}");
-        let stdout = cmd.quiet().read().context("the perft stage failed")?;
-        for line in stdout.lines().filter_map(|l| l.strip_prefix("csv,")) {
-            let f =
-                figure(line, config).with_context(|| format!("unexpected perft line {line:?}"))?;
-            let (row, position, depth, mnps) = (&f.row, &f.position, f.depth, f.mnps);
-            println!("[perft] {config} {row}: {position} d{depth}: {mnps:.1} M nodes/s");
-            figures.push(f);
-        }
-        shown.push(format!("`{cmd_shown}`"));
-    }
-    let note = format!(
-        "Perft: {} ({:.0} s; best of {repeat} runs per engine, one thread; every count \
-         checked against the known value by the example). Engines missing from the table were \
-         skipped by it (e.g. Stockfish not installed).",
-        shown.join(", then "),
-        started.elapsed().as_secs_f64()
+    let cmd = cmd!(
+        sh,
+        "{CARGO} build --profile bench -p hq-chess --example peers --features hq-chess/peers"
     );
-    Ok((figures, Some(note)))
+    let cmd = build_env(cmd, "-C target-cpu=x86-64-v3");
+    println!("\n[perft] building x86-64-v3: {}", crate::shown(&cmd));
+    let exes = build(cmd, "the x86-64-v3 perft")?;
+    Ok(Some(exes.get("peers").context("no peers example")?.clone()))
 }
 
-/// The example's `<position> d<depth>,<engine>,<nodes>,<seconds>,<nps>`,
-/// run in the matrix's configuration `config`.
-fn figure(line: &str, config: &str) -> Option<PerftFigure> {
-    let [workload, engine, nodes, seconds, _] = line.split(',').collect::<Vec<_>>()[..] else {
+/// One build's perft samples: `(row, position, depth)` -> (nodes, samples
+/// in seconds per run).
+type Samples = BTreeMap<(String, String, u32), (u64, Vec<ProcessSamples>)>;
+
+/// A build's perft being measured.
+struct Measuring {
+    config: String,
+    exe: PathBuf,
+    processes: Vec<ProcessRecord>,
+    samples: Samples,
+    /// The rows its later processes run (after the first: those within
+    /// [`PRUNE`] of the fastest on every workload, and `auto` and the free
+    /// functions).
+    rows: Option<Vec<String>>,
+}
+
+impl Measuring {
+    /// The rows of the first process within reach on every workload.
+    fn rows_within_reach(&self) -> Vec<String> {
+        let rate = |(nodes, samples): &(u64, Vec<ProcessSamples>)| {
+            let first = samples.first().and_then(|s| s.1.first())?;
+            Some(*nodes as f64 / first)
+        };
+        let mut rows: Vec<&String> = self.samples.keys().map(|k| &k.0).collect();
+        rows.sort();
+        rows.dedup();
+        rows.into_iter()
+            .filter(|row| {
+                matches!(row.as_str(), "auto" | "free-functions")
+                    || self.samples.iter().all(|((r, position, _), v)| {
+                        let fastest = self
+                            .samples
+                            .iter()
+                            .filter(|((_, p, _), _)| p == position)
+                            .filter_map(|(_, w)| rate(w))
+                            .fold(0.0, f64::max);
+                        r != *row || rate(v).is_some_and(|x| x * PRUNE >= fastest)
+                    })
+            })
+            .cloned()
+            .collect()
+    }
+}
+
+/// The example's arguments in build `config`.
+fn arguments(config: &str, rounds: usize, seed: u64, full: bool, quick: bool) -> Vec<String> {
+    let mut args: Vec<String> = ["--csv", "--prune", &PRUNE.to_string()]
+        .map(String::from)
+        .into();
+    args.extend(["--repeat".into(), rounds.to_string()]);
+    args.extend(["--seed".into(), seed.to_string()]);
+    if config != "runtime" {
+        args.push("--hash-only".into());
+    } else if !full {
+        args.push("--no-peers".into());
+    }
+    if quick {
+        args.push("--quick".into());
+    }
+    args
+}
+
+/// Runs one process of `m`'s example and adds its samples (unless it ran
+/// under heavy steal).
+fn run_process(
+    m: &mut Measuring,
+    sampling: &Sampling,
+    full: bool,
+    quick: bool,
+    seeds: &mut Seeds,
+) -> anyhow::Result<bool> {
+    let id = m.processes.len() as u32;
+    let seed = seeds.next();
+    let mut args = arguments(&m.config, sampling.perft_rounds, seed, full, quick);
+    if let Some(rows) = &m.rows {
+        args.extend(["--rows".to_owned(), rows.join(",")]);
+    }
+    let record = ProcessRecord {
+        id,
+        seed,
+        rounds: sampling.perft_rounds,
+        ..ProcessRecord::default()
+    };
+    let (mut lines, mut huge_pages) = (Vec::new(), None);
+    let start = Start {
+        exe: &m.exe,
+        args,
+        dir: &crate::workspace_root(),
+        env: Vec::new(),
+        record,
+        max_pad: 4096,
+    };
+    let mut record = process::run(start, seeds, |line| {
+        if let Some(share) = line.strip_prefix("state,huge_pages,") {
+            huge_pages = share.parse().ok();
+        } else if let Some(csv) = line.strip_prefix("csv,") {
+            lines.push(csv.to_owned());
+        }
+    })
+    .context("the perft stage failed")?;
+    record.huge_pages = huge_pages;
+    let added = record.excluded.is_none();
+    println!(
+        "[perft {} {}] {:.1} s, steal {}, hash table on huge pages {}{}",
+        m.config,
+        id + 1,
+        record.seconds,
+        percent(record.steal),
+        percent(record.huge_pages),
+        record
+            .excluded
+            .as_deref()
+            .map_or(String::new(), |why| format!(", left out: {why}"))
+    );
+    m.processes.push(record);
+    if added {
+        let mut mine: BTreeMap<(String, String, u32), (u64, Vec<f64>)> = BTreeMap::new();
+        for line in &lines {
+            let run = parse(line).with_context(|| format!("unexpected perft line {line:?}"))?;
+            let entry = mine
+                .entry((run.row, run.position, run.depth))
+                .or_insert((run.nodes, Vec::new()));
+            entry.1.push(significant(run.seconds));
+        }
+        for (key, (nodes, rounds)) in mine {
+            let entry = m.samples.entry(key).or_insert((nodes, Vec::new()));
+            entry.1.push(ProcessSamples(id, rounds));
+        }
+        if m.rows.is_none() && !full {
+            let rows = m.rows_within_reach();
+            println!(
+                "[perft {}] the later processes run the rows within {PRUNE}x of the fastest: {}",
+                m.config,
+                rows.join(", ")
+            );
+            m.rows = Some(rows);
+        }
+    }
+    Ok(added)
+}
+
+/// Runs the perft stage on the examples `exes` (`(build, path)`): the
+/// figures, a note for the Markdown, and the processes per build.
+pub fn run(
+    exes: &[(String, PathBuf)],
+    sampling: &Sampling,
+    full: bool,
+    seeds: &mut Seeds,
+    clock: &mut Clock,
+) -> anyhow::Result<(Vec<PerftFigure>, Option<String>, Vec<PerftBuild>)> {
+    if exes.is_empty() {
+        let note = "Perft: SKIPPED, no build made the perft example.".to_owned();
+        println!("\n[perft] {note}");
+        return Ok((Vec::new(), Some(note), Vec::new()));
+    }
+    let quick = sampling.sample_us < 100;
+    let since = Instant::now();
+    let mut measuring: Vec<Measuring> = exes
+        .iter()
+        .map(|(config, exe)| Measuring {
+            config: config.clone(),
+            exe: exe.clone(),
+            processes: Vec::new(),
+            samples: Samples::new(),
+            rows: None,
+        })
+        .collect();
+    println!();
+    for _ in 0..sampling.perft_processes {
+        for m in &mut measuring {
+            let mut retakes = 0;
+            while !run_process(m, sampling, full, quick, seeds)? && retakes < 2 {
+                retakes += 1;
+            }
+        }
+    }
+    clock.done("perft processes", since);
+    let since = Instant::now();
+    for m in &mut measuring {
+        loop {
+            let wide = wide_deciding_rows(&m.samples, &m.config);
+            let per_process = m.processes.iter().map(|p| p.seconds).sum::<f64>()
+                / m.processes.len().max(1) as f64;
+            let spent = since.elapsed().as_secs_f64();
+            if wide.is_empty() || spent + per_process > sampling.perft_resample_seconds {
+                break;
+            }
+            println!(
+                "[perft {}] {} deciding rows wider than ±3 %, e.g. {}: one more process",
+                m.config,
+                wide.len(),
+                wide[0]
+            );
+            run_process(m, sampling, full, quick, seeds)?;
+        }
+    }
+    clock.done("resampling wide perft rows", since);
+    let (mut figures, mut builds) = (Vec::new(), Vec::new());
+    for m in measuring {
+        let wide = wide_deciding_rows(&m.samples, &m.config);
+        let processes = m.processes.iter().filter(|p| p.excluded.is_none()).count();
+        for ((row, position, depth), (nodes, samples)) in m.samples {
+            ensure!(!samples.is_empty(), "perft {row} {position}: no samples");
+            let mut f = figure(&m.config, &row, &position, depth, nodes, samples);
+            let name = format!("{row} {position}");
+            if let Some(i) = f.interval.filter(|_| wide.contains(&name)) {
+                f.unresolved = Some(format!(
+                    "±{:.1} % over {processes} processes when the {:.0} s for sampling further ran \
+                     out",
+                    i.half_width() * 100.0,
+                    sampling.perft_resample_seconds
+                ));
+            }
+            println!(
+                "[perft] {} {row}: {position} d{depth}: {:.1} M nodes/s (±{:.1} %)",
+                m.config,
+                f.mnps,
+                f.interval.map_or(0.0, |i| i.half_width() * 100.0)
+            );
+            figures.push(f);
+        }
+        builds.push(PerftBuild {
+            config: m.config,
+            processes: m.processes,
+        });
+    }
+    // Plain perft first, in the example's order of positions.
+    figures.sort_by_key(|f| (f.config != "runtime", f.position.ends_with(" hash")));
+    let note = format!(
+        "Perft: the `peers` example of `hq-chess` in {} fresh processes per build ({}), {} rounds \
+         each in a fresh random order, rows over {PRUNE}x slower than the fastest timed in the \
+         first round only; every count checked against the known value by the example.{}",
+        sampling.perft_processes,
+        exes.iter()
+            .map(|(c, _)| format!("`{c}`"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        sampling.perft_rounds,
+        match full {
+            true =>
+                " Engines missing from the table were skipped by it (e.g. Stockfish not installed).",
+            false => " The default run leaves the board options and the peers to `--full`.",
+        }
+    );
+    Ok((figures, Some(note), builds))
+}
+
+/// A perft figure from its samples (seconds per run of `nodes` nodes).
+fn figure(
+    config: &str,
+    row: &str,
+    position: &str,
+    depth: u32,
+    nodes: u64,
+    samples: Vec<ProcessSamples>,
+) -> PerftFigure {
+    let key = format!("perft/{config}/{row}/{position}");
+    let interval = bootstrap(&mnps(nodes, &samples), seed_of(&key));
+    PerftFigure {
+        config: config.to_owned(),
+        row: row.to_owned(),
+        position: position.to_owned(),
+        depth,
+        nodes,
+        seconds: nodes as f64 / interval.estimate / 1e6,
+        mnps: interval.estimate,
+        interval: Some(interval),
+        unresolved: None,
+        per_process: samples,
+    }
+}
+
+/// Seconds per run as million nodes per second.
+fn mnps(nodes: u64, samples: &[ProcessSamples]) -> Vec<Vec<f64>> {
+    let rate = |s: f64| nodes as f64 / s.max(1e-9) / 1e6;
+    samples
+        .iter()
+        .map(|s| s.1.iter().map(|&x| rate(x)).collect())
+        .collect()
+}
+
+/// The rows that decide, `<row> <position>`, whose intervals are wider
+/// than ±3 %: on the hash perft `auto`, the free functions and the backend
+/// rows within 0.8x of the best; on the plain perft `auto`, the free
+/// functions and the best row.
+fn wide_deciding_rows(samples: &Samples, config: &str) -> Vec<String> {
+    let mut positions: Vec<&String> = samples.keys().map(|k| &k.1).collect();
+    positions.sort();
+    positions.dedup();
+    let mut wide = Vec::new();
+    for position in positions {
+        let rows: Vec<(&str, f64, bool)> = samples
+            .iter()
+            .filter(|((_, p, _), _)| p == position)
+            .map(|((row, _, _), (nodes, s))| {
+                let key = format!("perft/{config}/{row}/{position}");
+                let i = bootstrap(&mnps(*nodes, s), seed_of(&key));
+                (
+                    row.as_str(),
+                    i.estimate,
+                    i.half_width() > RESOLVED_HALF_WIDTH,
+                )
+            })
+            .collect();
+        let backends = |r: &&(&str, f64, bool)| hq::Backend::from_name(r.0).is_ok();
+        let best = rows
+            .iter()
+            .filter(backends)
+            .map(|r| r.1)
+            .fold(0.0, f64::max);
+        let hashed = position.ends_with(" hash");
+        for &(row, estimate, is_wide) in &rows {
+            let deciding = matches!(row, "auto" | "free-functions")
+                || (hq::Backend::from_name(row).is_ok()
+                    && match hashed {
+                        true => estimate >= crate::results::CONTENDER * best,
+                        false => estimate >= best,
+                    });
+            if deciding && is_wide {
+                wide.push(format!("{row} {position}"));
+            }
+        }
+    }
+    wide
+}
+
+/// One run of the example's `<position> d<depth>[ hash],<engine>,<nodes>,
+/// <seconds>,<nps>[,<round>]`.
+#[derive(Debug, PartialEq)]
+struct Run {
+    row: String,
+    position: String,
+    depth: u32,
+    nodes: u64,
+    seconds: f64,
+}
+
+fn parse(line: &str) -> Option<Run> {
+    let fields: Vec<&str> = line.split(',').collect();
+    let [workload, engine, nodes, seconds, _, ..] = fields[..] else {
         return None;
     };
     // `<position> d<depth>`, or `<position> d<depth> hash` (the hash perft,
@@ -108,48 +401,56 @@ fn figure(line: &str, config: &str) -> Option<PerftFigure> {
         None => (workload, ""),
     };
     let (position, depth) = workload.rsplit_once(" d")?;
-    let position = format!("{position}{hash}");
-    let (nodes, seconds): (u64, f64) = (nodes.parse().ok()?, seconds.parse().ok()?);
     let row = engine
         .strip_prefix("hq-chess/")
         .or(engine.split_whitespace().next())?;
-    Some(PerftFigure {
-        config: config.to_owned(),
+    Some(Run {
         row: row.to_owned(),
-        position,
+        position: format!("{position}{hash}"),
         depth: depth.parse().ok()?,
-        nodes,
-        seconds,
-        mnps: nodes as f64 / seconds.max(1e-9) / 1e6,
+        nodes: nodes.parse().ok()?,
+        seconds: seconds.parse().ok()?,
     })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::figure;
+    use super::*;
 
     #[test]
     fn the_example_s_lines_parse_plain_and_hashed() {
-        let plain = figure(
-            "startpos d6,hq-chess/pext,119060324,0.5,238120648",
-            "runtime",
-        )
-        .expect("parses");
+        let plain = parse("startpos d6,hq-chess/pext,119060324,0.5,238120648,2").expect("parses");
         assert_eq!(
             (plain.position.as_str(), plain.depth, plain.row.as_str()),
             ("startpos", 6, "pext")
         );
-        let hashed = figure(
-            "kiwipete d5 hash,hq-chess/auto,193690690,0.25,774762760",
-            "native",
-        )
-        .expect("parses");
+        let hashed = parse("kiwipete d5 hash,hq-chess/auto,193690690,0.25,774762760,0").unwrap();
         assert_eq!(
             (hashed.position.as_str(), hashed.depth, hashed.row.as_str()),
             ("kiwipete hash", 5, "auto")
         );
-        assert_eq!(hashed.config, "native");
-        assert!((hashed.mnps - 774.76276).abs() < 1e-3);
-        assert!(figure("kiwipete,auto", "runtime").is_none());
+        assert_eq!(hashed.seconds, 0.25);
+        // The earlier form, without the round.
+        assert!(parse("startpos d6,cozy-chess 0.3,119060324,0.5,238120648").is_some());
+        assert!(parse("kiwipete,auto").is_none());
+    }
+
+    #[test]
+    fn a_figure_is_the_median_over_processes_with_its_interval() {
+        let samples = (0..4)
+            .map(|p| ProcessSamples(p, vec![0.5, 0.5 + 0.01 * f64::from(p)]))
+            .collect();
+        let f = figure("runtime", "pext", "startpos hash", 6, 100_000_000, samples);
+        let i = f.interval.unwrap();
+        assert!((150.0..=200.0).contains(&f.mnps) && i.low <= f.mnps && f.mnps <= i.high);
+        assert!((f.seconds * f.mnps * 1e6 - 1e8).abs() < 1.0);
+    }
+
+    #[test]
+    fn the_default_run_leaves_the_peers_out_and_the_other_builds_hash_only() {
+        let a = arguments("runtime", 2, 9, false, false);
+        assert!(a.contains(&"--no-peers".to_owned()) && a.contains(&"9".to_owned()));
+        assert!(!arguments("runtime", 2, 9, true, false).contains(&"--no-peers".to_owned()));
+        assert!(arguments("native", 2, 9, false, false).contains(&"--hash-only".to_owned()));
     }
 }

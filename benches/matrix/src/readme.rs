@@ -80,7 +80,10 @@ fn perft(runs: &[Results]) -> String {
                     .iter()
                     .filter(|p| (&p.config, &p.row) == (config, row));
                 let p = of_row.find(|p| (&p.position, p.depth) == (position, depth));
-                p.map_or("—".to_owned(), |p| format!("{:.0}", p.mnps))
+                p.map_or("—".to_owned(), |p| match p.interval {
+                    Some(i) => format!("{:.0} ±{:.1} %", p.mnps, i.half_width() * 100.0),
+                    None => format!("{:.0}", p.mnps),
+                })
             });
             let label = match config.as_str() {
                 "runtime" => code(row),
@@ -115,11 +118,14 @@ fn hash_perft(r: &Results) -> String {
                 let backends = hq::Backend::all().iter().map(|b| b.name());
                 let best = r.fastest_perft(config, position, backends)?;
                 let ratio = |row: &str| {
-                    r.perft_figure(config, position, row)
-                        .map_or("—".to_owned(), |p| {
-                            format!("{:.0} ({:.2}×)", p.mnps, p.mnps / best.mnps)
-                        })
+                    let p = r.perft_figure(config, position, row)?;
+                    // Paired by process and round where the run has samples.
+                    Some(match r.perft_ratio(config, Some(position), row, &best.row) {
+                        Some(i) => format!("{:.0} ({})", p.mnps, ratio_text(i)),
+                        None => format!("{:.0} ({:.2}×)", p.mnps, p.mnps / best.mnps),
+                    })
                 };
+                let ratio = |row: &str| ratio(row).unwrap_or("—".to_owned());
                 let (auto, free) = (ratio("auto"), ratio("free-functions"));
                 let (depth, best_row, best) = (best.depth, &best.row, best.mnps);
                 Some(format!(
@@ -175,24 +181,39 @@ fn speed(runs: &[Results]) -> String {
             .max_by(|a, b| a.1.total_cmp(&b.1))
         };
         let body = ["queen", "rook", "bishop"].into_iter().filter_map(|piece| {
-            let hq = r
-                .figure("runtime", "hq", piece, "throughput")?
-                .mlookups_per_s;
+            let figure = |row: &str| r.figure("runtime", row, piece, "throughput");
+            let hq = figure("hq")?;
             let (backend, b) = best(RowKind::Backend, piece)?;
             let (peer, p) = best(RowKind::Peer, piece)?;
+            // Paired by process and round where the run has samples.
+            let over = |row: &str, speed: f64| match Results::speed_ratio(hq, figure(row)?) {
+                Some(i) => Some(ratio_text(i)),
+                None => Some(format!("{:.2}×", hq.mlookups_per_s / speed)),
+            };
+            let value = match hq.interval {
+                Some(i) => format!("{:.0} ±{:.1} %", hq.mlookups_per_s, i.half_width() * 100.0),
+                None => format!("{:.0}", hq.mlookups_per_s),
+            };
             Some(line(
                 &[piece],
                 [
-                    format!("{hq:.0}"),
-                    format!("{:.2}× `{backend}`", hq / b),
-                    format!("{:.2}× `{peer}` ({p:.0})", hq / p),
+                    value,
+                    format!("{} `{backend}`", over(backend, b)?),
+                    format!("{} `{peer}` ({p:.0})", over(peer, p)?),
                 ],
             ))
         });
         let table = table("piece|`hq` M/s|÷ best backend|÷ best peer", body, 1);
+        let method = match r.has_samples() {
+            true => {
+                "; medians over fresh processes, `±` and the ratios' ranges their 95 % \
+                 intervals, ratios paired by process and round"
+            }
+            false => "; measured by the earlier method (one process per build, its fastest round)",
+        };
         md += &format!(
             "{model} (`{id}`, commit `{commit}`, {date}): the free functions of a default build, million \
-             independent lookups per second ([`matrix.md`](benches/results/{id}/matrix.md)).\n\n\
+             independent lookups per second ([`matrix.md`](benches/results/{id}/matrix.md){method}).\n\n\
              {table}\n\n{}",
             hash_perft(r)
         );
@@ -201,6 +222,11 @@ fn speed(runs: &[Results]) -> String {
         md.push_str("No full run is committed yet: run `cargo xtask bench-matrix`.\n");
     }
     md
+}
+
+/// A paired ratio with its interval: `0.99× (0.97–1.01)`.
+fn ratio_text(i: hq_bench_format::Interval) -> String {
+    format!("{:.2}× ({:.2}–{:.2})", i.estimate, i.low, i.high)
 }
 
 /// Replaces the text between the markers of `name`.
@@ -224,7 +250,7 @@ fn regenerate(path: &Path, sections: &[(&str, String)], check: bool) -> anyhow::
             replace_section(&new, name, body).with_context(|| format!("in {}", path.display()))?;
     }
     if !check && new != old {
-        std::fs::write(path, &new).with_context(|| format!("cannot write {}", path.display()))?;
+        hq_bench_format::write_atomically(path, new.as_bytes()).map_err(anyhow::Error::msg)?;
     }
     Ok(new == old)
 }

@@ -2,7 +2,9 @@
 
 use crate::chart;
 use anyhow::Context as _;
-use hq_bench_format::{BenchMeta, CHART_SVG, Figure, MATRIX_MD, PER_PIECE_SUFFIX, REFERENCE_ROW};
+use hq_bench_format::{
+    BenchMeta, CHART_SVG, CHOICE_SVG, Figure, MATRIX_MD, PER_PIECE_SUFFIX, REFERENCE_ROW,
+};
 use hq_bench_format::{ENGINE_WORKLOADS, Results, RowKind, RowMeta, SPREAD_FLAG, WORKLOADS};
 use std::{collections::HashSet, hash::Hash, path::Path};
 use tabled::settings::object::{Columns, Object as _, Rows};
@@ -52,16 +54,26 @@ pub(crate) fn distinct<T: Clone + Eq + Hash>(items: impl IntoIterator<Item = T>)
         .collect()
 }
 
-/// `1234 (1.02×)`, with ` ±` when its samples spread more than
-/// [`SPREAD_FLAG`], or `—` when not measured.
-fn cell(r: &Results, config: &str, row: &str, piece: &str, workload: &str) -> String {
+/// `1234 ±1.2 % (1.02×)`: the figure, its interval's half-width, and its
+/// ratio to PEXT, with `?` after an unresolved figure's interval; `1234
+/// (1.02×) ±` for a run of the earlier method whose samples spread more
+/// than [`SPREAD_FLAG`]; `—` when not measured.
+pub(crate) fn cell(r: &Results, config: &str, row: &str, piece: &str, workload: &str) -> String {
     let Some(f) = r.figure(config, row, piece, workload) else {
         return "—".to_owned();
     };
     let ratio = f.ratio_to_pext.map(|x| format!(" ({x:.2}×)"));
     let (v, ratio) = (f.mlookups_per_s, ratio.unwrap_or_default());
-    let noisy = if f.spread > SPREAD_FLAG { " ±" } else { "" };
-    format!("{v:.0}{ratio}{noisy}")
+    match f.interval {
+        Some(i) => {
+            let unresolved = if f.unresolved.is_some() { "?" } else { "" };
+            format!("{v:.0} ±{:.1} %{unresolved}{ratio}", i.half_width() * 100.0)
+        }
+        None => {
+            let noisy = if f.spread > SPREAD_FLAG { " ±" } else { "" };
+            format!("{v:.0}{ratio}{noisy}")
+        }
+    }
 }
 
 /// The configurations that ran, and what their bench binaries reported.
@@ -116,13 +128,23 @@ pub fn markdown(r: &Results) -> String {
     let quick = "**quick** (tiny samples: checks the pipeline, not the speed)";
     let run = if r.quick { quick } else { "full" };
     let spread = SPREAD_FLAG * 100.0;
+    let marks = match r.schema {
+        2 => format!(
+            "A cell marked ± spread more than {spread:.0} % over its samples (interquartile range \
+             over the median): a run of the earlier method, one process per build."
+        ),
+        _ => "`±` gives half the width of the figure's 95 % interval (the ratio's own interval, \
+              paired by process and round, is in `results.json`); `?` marks a deciding figure \
+              left unresolved, its interval still wider than ±3 % when the run's time for \
+              sampling it further ran out."
+            .to_owned(),
+    };
     let mut md = vec![format!(
         "# Slider-attack benchmark matrix: {model}\n\n* CPU: {summary} (id `{id}`)\n* {rustc}; \
          commit {commit}; {date}\n* {run} run, {seconds:.0} s in all. Figure: {statistic}.\n* \
          Cells: million lookups per second (ratio to the `{REFERENCE_ROW}` backend measured in \
          the same build, for the same piece and workload). ns per lookup = 1000 / cell. Set-wise \
-         counts one call (the union over 1-2, 4-6 or 10-14 sliders) as one lookup. A cell marked \
-         ± spread more than {spread:.0} % over its samples (interquartile range over the median)."
+         counts one call (the union over 1-2, 4-6 or 10-14 sliders) as one lookup. {marks}"
     )];
     let builds = r.configs.iter().map(|c| {
         let args = code(&c.cargo_args.join(" "));
@@ -152,10 +174,16 @@ pub fn markdown(r: &Results) -> String {
                     round, median per iteration)";
     note("Skipped rows", distinct(skipped));
     note(position, checks.collect());
-    let noisy = r.figures.iter().filter(|f| f.spread > SPREAD_FLAG).count();
     let all = r.figures.len();
-    let noisy = format!("Cells whose samples spread more than {spread:.0} %: {noisy} of {all}.");
-    md.push(noisy);
+    match r.schema {
+        2 => {
+            let noisy = r.figures.iter().filter(|f| f.spread > SPREAD_FLAG).count();
+            md.push(format!(
+                "Cells whose samples spread more than {spread:.0} %: {noisy} of {all}."
+            ));
+        }
+        _ => md.extend(uncertainty(r)),
+    }
     for piece in PIECES {
         let title = format!("## {piece}: million lookups / s (× PEXT of the same build)");
         let table = piece_table(r, &rows, piece, &WORKLOADS, true);
@@ -187,13 +215,21 @@ The same lookups, batches and set-wise calls through \
             ));
         }
     }
+    md.extend(decisions(r));
     md.extend(facade_against_backends(r));
     md.extend(peers(r, &rows));
     md.extend(per_piece_loops(r, &rows));
     md.push("## Perft (million nodes / s, one thread)".to_owned());
     let perft = r.perft.iter().map(|p| {
         let numbers = [p.depth.to_string(), p.nodes.to_string()];
-        let times = [format!("{:.3}", p.seconds), format!("{:.1}", p.mnps)];
+        let interval = p.interval.map_or(String::new(), |i| {
+            let unresolved = if p.unresolved.is_some() { "?" } else { "" };
+            format!(" ±{:.1} %{unresolved}", i.half_width() * 100.0)
+        });
+        let times = [
+            format!("{:.3}", p.seconds),
+            format!("{:.1}{interval}", p.mnps),
+        ];
         let cells = numbers.into_iter().chain(times);
         line(&[&p.config, &code(&p.row), &p.position], cells)
     });
@@ -206,12 +242,171 @@ The same lookups, batches and set-wise calls through \
     md.extend(r.perft_note.clone());
     let calibration = r.calibration.as_ref().map(|c| c.summary());
     md.extend(calibration.map(|c| format!("## Calibration\n\n{c}.")));
+    md.extend(processes(r));
     let legend = rows.iter().map(|(c, m)| {
         let (row, kind, label) = (&m.name, m.kind.name(), &m.label);
         format!("* {c} `{row}` ({kind}): {label}\n")
     });
     md.push(format!("## Rows\n\n{}", legend.collect::<String>()));
     md.join("\n\n")
+}
+
+/// A schema-3 run's uncertainty in a few lines: the intervals' widths, the
+/// unresolved deciding cells, the A/A check, and the steps' times.
+fn uncertainty(r: &Results) -> Vec<String> {
+    let mut widths: Vec<f64> = r
+        .figures
+        .iter()
+        .filter_map(|f| f.interval.map(|i| i.half_width()))
+        .collect();
+    let all = widths.len();
+    let wide = widths.iter().filter(|&&w| w > 0.03).count();
+    let median = hq_bench_stats::median(&mut widths) * 100.0;
+    let mut md = vec![format!(
+        "## Uncertainty\n\nMedian interval half-width ±{median:.1} % over {all} cells; {wide} wider \
+         than ±3 %. How to read an interval and a tie: `docs/benchmarks.md`."
+    )];
+    let unresolved: Vec<String> = r
+        .figures
+        .iter()
+        .filter_map(|f| {
+            let why = f.unresolved.as_ref()?;
+            Some(format!(
+                "`{}/{}/{}/{}` ({why})",
+                f.config, f.piece, f.workload, f.row
+            ))
+        })
+        .chain(r.perft.iter().filter_map(|p| {
+            let why = p.unresolved.as_ref()?;
+            Some(format!(
+                "perft `{}` `{}` {} ({why})",
+                p.config, p.row, p.position
+            ))
+        }))
+        .collect();
+    md.push(match unresolved.is_empty() {
+        true => "Unresolved deciding cells: none.".to_owned(),
+        false => format!("Unresolved deciding cells: {}.", unresolved.join("; ")),
+    });
+    if let Some(aa) = &r.aa_check {
+        let title = format!(
+            "**A/A check**: the runtime build linked in two orders of its sections (seeds {:#x} \
+             and {:#x}, LLD `--shuffle-sections`), its processes alternating between the two, \
+             each cell of one layout against the other's",
+            aa.layouts[0], aa.layouts[1]
+        );
+        md.push(crate::compare::markdown(&title, &aa.comparison));
+    }
+    if !r.timings.is_empty() {
+        let steps = r
+            .timings
+            .iter()
+            .map(|t| format!("{} {:.0} s", t.step, t.seconds));
+        md.push(format!(
+            "Steps: {} ({:.0} s in all).",
+            steps.collect::<Vec<_>>().join(", "),
+            r.total_seconds
+        ));
+    }
+    md
+}
+
+/// The decisions the run's figures make (schema 3): per entry point,
+/// piece and column, the rule's choice (`hq_bench_format::decide`), and
+/// the plan the runtime build's facade ran.
+fn decisions(r: &Results) -> Vec<String> {
+    if !r.has_samples() {
+        return Vec::new();
+    }
+    let footprint = |row: &str| hq::Backend::from_name(row).ok().map(|b| b.table_bytes());
+    let plan: Option<hq::Plan> = metas(r)
+        .find(|(c, _)| *c == "runtime")
+        .and_then(|(_, m)| m.plan.as_deref()?.parse().ok());
+    let body = hq_bench_format::decide::decisions(r, footprint)
+        .into_iter()
+        .map(|d| {
+            let entry = hq::Entry::ALL.into_iter().find(|e| e.name() == d.entry);
+            let slider = hq::Slider::ALL.into_iter().find(|s| s.name() == d.piece);
+            let ran = plan.zip(entry).zip(slider).map(|((p, e), s)| {
+                let backend = p.get(e, s).name();
+                match backend == d.decision.chosen {
+                    true => format!("`{backend}`"),
+                    false => format!("**`{backend}`**"),
+                }
+            });
+            line(
+                &[d.entry, d.piece, d.workload],
+                [d.decision.to_string(), ran.unwrap_or("—".into())],
+            )
+        });
+    vec![
+        "## Decisions\n\nPer entry point, piece and column: the backend the figures choose. One \
+         replaces another only when the interval of their paired ratio clears 1; single lookups \
+         are decided by the hash perft, then the engine-shaped loop; candidates that tie through \
+         every level go to the smallest table footprint. `plan` is what the runtime build's \
+         facade ran (its class's plan, **bold** where it differs; a set-wise loop over single \
+         lookups is not shown)."
+            .to_owned(),
+        table("entry|piece|column|decision|plan", body, 5),
+    ]
+}
+
+/// The processes of every build: how many, the steal and huge pages seen,
+/// and those left out.
+fn processes(r: &Results) -> Vec<String> {
+    let lists = r
+        .configs
+        .iter()
+        .map(|c| (format!("bench `{}`", c.name), &c.processes))
+        .chain(
+            r.perft_builds
+                .iter()
+                .map(|b| (format!("perft `{}`", b.config), &b.processes)),
+        )
+        .filter(|(_, p)| !p.is_empty());
+    let body: Vec<Line> = lists
+        .map(|(name, ps)| {
+            let max = |f: &dyn Fn(&hq_bench_format::ProcessRecord) -> Option<f64>| {
+                let v: Vec<f64> = ps.iter().filter_map(f).collect();
+                match v.is_empty() {
+                    true => "unknown".to_owned(),
+                    false => {
+                        let (lo, hi) = v
+                            .iter()
+                            .fold((f64::INFINITY, 0.0f64), |(a, b), &x| (a.min(x), b.max(x)));
+                        format!("{:.1}-{:.1} %", lo * 100.0, hi * 100.0)
+                    }
+                }
+            };
+            let excluded = ps.iter().filter(|p| p.excluded.is_some()).count();
+            let seconds: f64 = ps.iter().map(|p| p.seconds).sum();
+            line(
+                &[&name],
+                [
+                    ps.len().to_string(),
+                    excluded.to_string(),
+                    max(&|p| p.steal),
+                    max(&|p| p.huge_pages),
+                    format!("{seconds:.0}"),
+                ],
+            )
+        })
+        .collect();
+    if body.is_empty() {
+        return Vec::new();
+    }
+    vec![
+        "## Processes\n\nEvery build's fresh processes (their seeds, environment padding, clock and \
+         position checks are in `results.json`): the steal share the OS reported while each ran, and \
+         the share of its 64 MiB buffer on 2 MiB pages. A process under heavy steal is left out and \
+         taken again."
+            .to_owned(),
+        table(
+            "processes of|processes|left out|steal|huge pages|s",
+            body,
+            1,
+        ),
+    ]
 }
 
 /// The bar the facade's free functions must clear against a backend row.
@@ -262,7 +457,16 @@ fn facade_against_backends(r: &Results) -> Vec<String> {
                 let Some((row, best)) = reference else {
                     return "—".to_owned();
                 };
-                let ratio = hq / best;
+                // Paired where the run has samples.
+                let facade_row = match (*w, figure("hq-latency", w)) {
+                    ("latency", Some(_)) => "hq-latency",
+                    _ => "hq",
+                };
+                let paired = r
+                    .figure(c, facade_row, piece, w)
+                    .zip(r.figure(c, row, piece, w))
+                    .and_then(|(a, b)| Results::speed_ratio(a, b));
+                let ratio = paired.map_or(hq / best, |i| i.estimate);
                 let engine = if w.starts_with("engine") {
                     "engine "
                 } else {
@@ -405,7 +609,7 @@ fn per_piece_loops(r: &Results, rows: &Keys) -> Vec<String> {
 
 /// Writes `text` to `path`.
 fn write(path: &Path, text: &str) -> anyhow::Result<()> {
-    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+    hq_bench_format::write_atomically(path, text.as_bytes()).map_err(anyhow::Error::msg)
 }
 
 /// Writes `matrix.md` and `chart.svg` of one run into `dir`.
@@ -419,7 +623,14 @@ pub fn write_single(r: &Results, dir: &Path) -> anyhow::Result<()> {
     let (model, quick) = (&r.cpu.model_name, if r.quick { " - QUICK RUN" } else { "" });
     let title = format!("Queen attacks, million lookups/s (x PEXT) - {model}{quick}");
     let panels = panels.map(|(w, title)| (title.to_owned(), r, w));
-    chart::draw(&dir.join(CHART_SVG), &title, &rows_of(r), &panels)
+    chart::draw(&dir.join(CHART_SVG), &title, &rows_of(r), &panels)?;
+    if r.schema >= 3 {
+        let title = format!(
+            "The class's choice, the best backend and the best peer, runtime build - {model}{quick}"
+        );
+        chart::draw_choices(&dir.join(CHOICE_SVG), &title, r)?;
+    }
+    Ok(())
 }
 
 /// Writes one Markdown matrix and one chart for several runs, a column group

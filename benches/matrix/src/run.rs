@@ -1,19 +1,28 @@
-//! The run: every backend, the facade, the reference
-//! methods and the peers, timed in one run per build configuration
-//! ([`configs`]), tabulated per CPU; see `--help`. Every cell is timed in
-//! rounds (`HQ_BENCH_ROUNDS`, see `benches/runner.rs`), each in a fresh
-//! random order; the figure is the fastest sample, with the cell's spread
-//! (criterion is for `cargo bench` by hand). Every bench binary is checked
-//! first: its single-lookup loops must be one lookup at a time (`asm_check`).
+//! The run: every backend, the facade, the reference methods and the peers,
+//! timed per build configuration ([`configs`]) in several fresh processes
+//! (each a few rounds over every cell in its own random order), then the
+//! perft example's processes and the calibration's starts; tabulated per
+//! CPU. See `--help` and `docs/benchmarks.md`.
+//!
+//! The steps: build (one `cargo build` per distinct set of flags: the
+//! perft example and `hq-info` are built with the bench binary of the same
+//! flags), check each bench binary's single-lookup loops ([`asm_check`]),
+//! run the bench processes (interleaved over the builds), sample the
+//! deciding cells further where their intervals are wide, run the perft
+//! processes, the calibration starts, and write the results through a
+//! temporary directory.
 
+use crate::process::{self, Seeds, Start};
 use crate::results::{self, check_outputs};
 use crate::{CARGO, asm_check, calibration, cpu, perft, report};
 use anyhow::{Context, bail, ensure};
 use cargo_metadata::Message;
-use hq_bench_format::{ConfigRun, Figure, Results, SCHEMA, TimedCell};
-use std::io::{BufRead, BufReader};
+use hq_bench_format::{
+    AaCheck, BenchMeta, ConfigRun, ProcessRecord, ProcessSamples, Results, SCHEMA, TimedCell,
+    Timing,
+};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::Instant;
 use xshell::{Cmd, Shell, cmd};
 
@@ -23,17 +32,35 @@ pub struct Args {
     /// Every stage with tiny samples (checks the pipeline, not the speed).
     #[arg(long)]
     quick: bool,
-    /// The long run: 45 rounds of 4 ms samples (not 15 of 2 ms), every `force-<backend>` build.
+    /// The long run: more processes and rounds, every `force-<backend>`
+    /// build, the LTO and shakmaty-hq builds, the board-option and peer perft
+    /// rows, the x86-64-v3 hash perft, and the A/A check of two code layouts.
     #[arg(long, conflicts_with = "quick")]
     full: bool,
-    /// Rounds per cell (default 15; 45 with --full, 2 with --quick).
+    /// Fresh processes per bench binary (default 6; 10 with --full, 2 with --quick).
+    #[arg(long)]
+    processes: Option<usize>,
+    /// Rounds per process (default 3; 4 with --full, 2 with --quick).
     #[arg(long)]
     rounds: Option<usize>,
+    /// Seconds the run may spend sampling deciding cells whose interval is
+    /// wider than ±3 % (default 40, and 30 for perft rows; 300 and 150 with
+    /// --full; 0 with --quick).
+    #[arg(long)]
+    resample_seconds: Option<f64>,
+    /// The run's seed: every process's order of cells and environment
+    /// padding derive from it (default: from the clock; recorded).
+    #[arg(long)]
+    seed: Option<u64>,
     /// Merge these result directories into one matrix and chart.
     #[arg(long, num_args = 1.., value_name = "DIR")]
     merge: Vec<PathBuf>,
+    /// Compare two result directories cell by cell (`A B`: ratios A / B).
+    #[arg(long, num_args = 2, value_names = ["A", "B"], conflicts_with = "merge")]
+    compare: Vec<PathBuf>,
     /// Where to write (default: benches/results/CPU-ID, or target/bench-matrix/CPU-ID-quick
-    /// with --quick, or target/bench-matrix/merged with --merge).
+    /// with --quick, or target/bench-matrix/merged with --merge; with
+    /// --compare, a Markdown file, default target/bench-matrix/compare.md).
     #[arg(long)]
     out: Option<PathBuf>,
     /// Run only these build configurations (comma-separated names).
@@ -50,29 +77,80 @@ pub struct Args {
     check: Option<Option<PathBuf>>,
 }
 
+/// How much the run samples.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sampling {
+    /// Fresh processes per bench binary.
+    pub processes: usize,
+    /// Rounds per process.
+    pub rounds: usize,
+    /// Microseconds per cell and round (four times that under cache pressure).
+    pub sample_us: u64,
+    /// Fresh processes of the perft example per build.
+    pub perft_processes: usize,
+    /// Rounds per perft process.
+    pub perft_rounds: usize,
+    /// Seconds for sampling wide deciding cells further.
+    pub resample_seconds: f64,
+    /// Seconds for sampling wide deciding perft rows further.
+    pub perft_resample_seconds: f64,
+}
+
 impl Args {
-    /// Rounds per cell and microseconds per sample. `--full`: the fastest
-    /// and the median of 45 samples, each twice as long (an interrupt weighs
-    /// half as much): six times the default's timing, some 15 min on 2 cores.
-    fn sampling(&self) -> (usize, u64) {
-        let (rounds, sample_us) = match (self.quick, self.full) {
-            (true, _) => (2, 20),
-            (_, true) => (45, 4000),
-            _ => (15, 2000),
+    /// The sampling of the mode, with the options' overrides. The default
+    /// spends about as long timing as the earlier 15 rounds in one process
+    /// did, spread over 6 processes; `--full` about three times that.
+    pub fn sampling(&self) -> Sampling {
+        let base = match (self.quick, self.full) {
+            (true, _) => Sampling {
+                processes: 2,
+                rounds: 2,
+                sample_us: 20,
+                perft_processes: 2,
+                perft_rounds: 1,
+                resample_seconds: 0.0,
+                perft_resample_seconds: 0.0,
+            },
+            (_, true) => Sampling {
+                processes: 10,
+                rounds: 4,
+                sample_us: 3000,
+                perft_processes: 8,
+                perft_rounds: 2,
+                resample_seconds: 300.0,
+                perft_resample_seconds: 150.0,
+            },
+            _ => Sampling {
+                processes: 6,
+                rounds: 3,
+                sample_us: 2000,
+                perft_processes: 6,
+                perft_rounds: 1,
+                resample_seconds: 40.0,
+                perft_resample_seconds: 30.0,
+            },
         };
-        (self.rounds.unwrap_or(rounds), sample_us)
+        Sampling {
+            processes: self.processes.unwrap_or(base.processes).max(1),
+            rounds: self.rounds.unwrap_or(base.rounds).max(1),
+            resample_seconds: self.resample_seconds.unwrap_or(base.resample_seconds),
+            perft_resample_seconds: self
+                .resample_seconds
+                .map_or(base.perft_resample_seconds, |s| s * 0.75),
+            ..base
+        }
     }
 
-    /// Whether configuration `name` runs: `--only`; or: a forced build times
-    /// the runtime build's backend row again, so two test the forcing (the
-    /// fastest table method and the portable default) unless `--full`;
-    /// `--quick`: one of each kind (`native` is `runtime` with other flags).
+    /// Whether configuration `name` runs: `--only`; else the default run
+    /// has the builds its figures need (runtime, native), `--full` every
+    /// one, `--quick` the runtime build and one forced build.
     fn selects(&self, name: &str) -> bool {
         match name {
             _ if !self.only.is_empty() => self.only.iter().any(|o| o == name),
-            "native" | "runtime-lto" | "force-scalar-rank-table" => !self.quick,
-            "force-pext" => true,
-            _ => self.full || !name.starts_with("force-"),
+            "runtime" => true,
+            "native" => !self.quick,
+            "force-pext" => self.full || self.quick,
+            _ => self.full,
         }
     }
 }
@@ -88,7 +166,7 @@ pub fn output_dir(quick: bool) -> PathBuf {
     }
 }
 
-/// The build configurations, each built and run by `cargo bench -p hq-benches`.
+/// The build configurations, each a bench binary of `hq-benches`.
 fn configs(bmi2: bool) -> Vec<ConfigRun> {
     let config = |name: String, description: String, rustflags: &str, args: &str| ConfigRun {
         name,
@@ -98,7 +176,7 @@ fn configs(bmi2: bool) -> Vec<ConfigRun> {
         ..ConfigRun::default()
     };
     let cozy = if bmi2 {
-        " --features cozy-chess-pext"
+        " --features hq-benches/cozy-chess-pext"
     } else {
         ""
     };
@@ -161,22 +239,147 @@ pub(crate) fn build_env<'a>(cmd: Cmd<'a>, rustflags: &str) -> Cmd<'a> {
     // v0 symbol names keep the generic parameters, so the assembly check can
     // tell which row a workload function belongs to (no effect on code).
     let rustflags = format!("{rustflags} -C symbol-mangling-version=v0");
+    // No line tables: 15 % of the build (Intel Xeon), and nothing here
+    // reads them (the assembly check reads the symbols).
     cmd.env("CARGO_TARGET_DIR", target.join(dir))
         .env("RUSTFLAGS", rustflags.trim_start())
+        .env("CARGO_PROFILE_BENCH_DEBUG", "false")
         .env_remove("CARGO_ENCODED_RUSTFLAGS")
 }
 
-/// Runs `cmd`, handing its stdout to `on_line` line by line as it comes
-/// (xshell only collects output; the progress must show while it runs).
-fn stream(cmd: Cmd<'_>, mut on_line: impl FnMut(&str)) -> anyhow::Result<()> {
-    let shown = crate::shown(&cmd);
-    let mut child = Command::from(cmd).stdout(Stdio::piped()).spawn()?;
-    for line in BufReader::new(child.stdout.take().expect("piped")).lines() {
-        on_line(&line?);
+/// The executables one build made, by target name (`attacks`, `peers`,
+/// `hq-info`, ...).
+pub(crate) type Executables = BTreeMap<String, PathBuf>;
+
+/// Runs a `cargo build` with JSON messages; its executables.
+pub(crate) fn build(cmd: Cmd<'_>, what: &str) -> anyhow::Result<Executables> {
+    let messages = cmd
+        .arg("--message-format=json-render-diagnostics")
+        .read()
+        .with_context(|| format!("building {what} failed"))?;
+    let mut out = Executables::new();
+    for message in Message::parse_stream(messages.as_bytes()) {
+        if let Message::CompilerArtifact(artifact) = message?
+            && let Some(exe) = artifact.executable
+        {
+            out.insert(artifact.target.name.clone(), exe.into_std_path_buf());
+        }
     }
-    let status = child.wait()?;
-    ensure!(status.success(), "`{shown}` failed ({status})");
-    Ok(())
+    Ok(out)
+}
+
+/// What the perft example and the calibration need from a build: the
+/// bench build of the same flags makes them too (one compile of the
+/// crates they share).
+#[derive(Clone, Copy, PartialEq)]
+enum Extras {
+    /// The bench binary alone.
+    None,
+    /// With the perft example (and its board options: `--full`).
+    Perft { board_options: bool },
+    /// With the perft example and `hq-info`.
+    PerftAndInfo { board_options: bool },
+}
+
+/// `cmd` (a build of a bench binary) building the perft example too,
+/// without hq-chess's default `runners` (its per-backend perft runners,
+/// most of its library's build): every selected package loses its
+/// defaults, so the bench's come back by name (`bench_defaults`).
+fn with_perft(cmd: Cmd<'_>, board_options: bool, bench_defaults: bool) -> Cmd<'_> {
+    let features = match board_options {
+        true => "hq-chess/peers-board-options",
+        false => "hq-chess/peers",
+    };
+    let cmd = cmd
+        .args([
+            "-p",
+            "hq-chess",
+            "--example",
+            "peers",
+            "--no-default-features",
+        ])
+        .args(["--features", features]);
+    match bench_defaults {
+        true => cmd.args(["--features", "hq-benches/shakmaty-magics"]),
+        false => cmd,
+    }
+}
+
+/// The `cargo build` of `run`'s bench binary, with `extras`.
+fn build_command<'a>(sh: &'a Shell, run: &ConfigRun, extras: Extras, quick: bool) -> Cmd<'a> {
+    let args = &run.cargo_args;
+    let mut cmd = cmd!(sh, "{CARGO} build --profile bench -p hq-benches {args...}");
+    let bench_defaults = !args.iter().any(|a| a == "--no-default-features");
+    match extras {
+        Extras::None => {}
+        Extras::Perft { board_options } => {
+            cmd = with_perft(cmd, board_options, bench_defaults);
+        }
+        Extras::PerftAndInfo { board_options } => {
+            cmd = with_perft(cmd, board_options, bench_defaults);
+            // Target flags select across every package named.
+            cmd = cmd.args(["-p", "hq-info", "--bin", "hq-info"]);
+        }
+    }
+    if quick {
+        // A pipeline check: the perft example's dozens of perft copies
+        // optimised took 224 s of the quick run's 369 (CI, Zen 4); the bench
+        // binary stays optimised, for its assembly check.
+        cmd = cmd.args(["--config", "profile.bench.package.hq-chess.opt-level=1"]);
+    }
+    let mut cmd = build_env(cmd, &run.rustflags);
+    let dir = crate::workspace_root().join("target/bench-matrix-build");
+    if args.iter().any(|a| a.contains("lto")) {
+        cmd = cmd.env("CARGO_TARGET_DIR", dir.join("lto"));
+    }
+    if quick {
+        // Its own target dir: its profile override would rebuild the real
+        // runs' crates.
+        cmd = cmd.env("CARGO_TARGET_DIR", dir.join("quick"));
+    }
+    cmd
+}
+
+/// The link-order seeds of the A/A check's two layouts.
+const LAYOUTS: [u64; 2] = [0x5eed_0001, 0x5eed_0002];
+
+/// Links the runtime build's bench binary again with its input sections in
+/// the order of `seed` (LLD's `--shuffle-sections`, the link-order
+/// randomisation of Stabilizer; only the bench target is compiled again),
+/// and copies it aside. The same code in another layout.
+fn relink(sh: &Shell, run: &ConfigRun, seed: u64, dir: &Path) -> anyhow::Result<PathBuf> {
+    let args = &run.cargo_args;
+    let link = format!("link-arg=-Wl,--shuffle-sections=*={seed}");
+    let cmd = cmd!(
+        sh,
+        "{CARGO} rustc --profile bench -p hq-benches {args...} -- -C {link}"
+    );
+    let exes = build(build_env(cmd, &run.rustflags), "the A/A check's layout")?;
+    let exe = exes.get("attacks").context("no attacks binary")?;
+    sh.create_dir(dir)?;
+    let copy = dir.join(format!("attacks-layout-{seed:x}"));
+    std::fs::copy(exe, &copy).with_context(|| format!("cannot copy {}", exe.display()))?;
+    Ok(copy)
+}
+
+/// A configuration being measured: its binaries and samples so far.
+struct Measuring {
+    run: ConfigRun,
+    /// The binaries its processes alternate between (one, or the A/A
+    /// check's two layouts) and their layout seeds.
+    binaries: Vec<(PathBuf, Option<u64>)>,
+    /// `<piece>/<workload>/<row>` -> (lookups per iteration, samples).
+    cells: BTreeMap<String, (u64, Vec<ProcessSamples>)>,
+}
+
+/// Five significant digits: a sample's noise is far above that, and the
+/// samples file stays a third the size.
+pub(crate) fn significant(x: f64) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    let scale = 10f64.powi(4 - x.abs().log10().floor() as i32);
+    (x * scale).round() / scale
 }
 
 fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> anyhow::Result<T> {
@@ -185,85 +388,90 @@ fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> anyhow::Result<T> {
         .with_context(context)
 }
 
-/// Builds `run`'s configuration, checks its bench binaries' code, times it
-/// (raw output in `home`) and records how it went in `run`; its figures.
-fn run_config(
-    sh: &Shell,
-    home: &Path,
-    run: &mut ConfigRun,
+/// Runs one process of `m`'s bench binary; adds its samples unless it ran
+/// under heavy steal. Whether they were added.
+fn run_process(
+    m: &mut Measuring,
+    raw: &Path,
+    sampling: &Sampling,
+    seeds: &mut Seeds,
     stage: &str,
-    opts: &Args,
-) -> anyhow::Result<Vec<Figure>> {
-    println!("{stage} building {} ({})", run.name, run.description);
-    let (args, rustflags) = (&run.cargo_args, &run.rustflags);
-    let forced = run.name.starts_with("force-");
-    let lto = args.iter().any(|a| a.contains("lto"));
-    let bench = |extra: &[&str]| {
-        let mut cmd = build_env(
-            cmd!(sh, "{CARGO} bench -p hq-benches {args...} {extra...}"),
-            rustflags,
-        );
-        if lto {
-            let dir = crate::workspace_root().join("target/bench-matrix-build/lto");
-            cmd = cmd.env("CARGO_TARGET_DIR", dir);
-        }
-        // Forced builds refuse `HQ_BACKEND`.
-        if forced {
-            cmd.env_remove(hq::BACKEND_VAR)
-        } else {
-            cmd
-        }
+) -> anyhow::Result<bool> {
+    let id = m.run.processes.len() as u32;
+    let (exe, layout) = m.binaries[id as usize % m.binaries.len()].clone();
+    let dir = raw.join(&m.run.name);
+    std::fs::create_dir_all(&dir)?;
+    let (meta_path, cells_path) = (
+        dir.join(format!("meta-{id}.json")),
+        dir.join(format!("cells-{id}.json")),
+    );
+    let seed = seeds.next();
+    let path = |p: &Path| p.display().to_string();
+    let env = vec![
+        (
+            "HQ_BENCH_ROUNDS".to_owned(),
+            format!("{},{}", sampling.rounds, sampling.sample_us),
+        ),
+        ("HQ_BENCH_SEED".to_owned(), seed.to_string()),
+        ("HQ_BENCH_OUT".to_owned(), path(&cells_path)),
+        ("HQ_BENCH_META".to_owned(), path(&meta_path)),
+    ];
+    let record = ProcessRecord {
+        id,
+        seed,
+        layout,
+        rounds: sampling.rounds,
+        ..ProcessRecord::default()
     };
-    let started = Instant::now();
-    let build = bench(&["--no-run", "--message-format=json-render-diagnostics"]);
-    let messages = build
-        .read()
-        .with_context(|| format!("building {} failed", run.name))?;
-    run.build_seconds = started.elapsed().as_secs_f64();
-    for message in Message::parse_stream(messages.as_bytes()) {
-        if let Message::CompilerArtifact(artifact) = message?
-            && let Some(exe) = artifact.executable.filter(|_| artifact.target.is_bench())
+    let start = Start {
+        exe: &exe,
+        args: Vec::new(),
+        dir: &crate::workspace_root().join("benches"),
+        env,
+        record,
+        max_pad: 4096,
+    };
+    let mut record = process::run(start, seeds, |line| {
+        if let Some(progress) = line.strip_prefix("hq-bench: ")
+            && !progress.starts_with("round ")
         {
-            let name = exe.file_name().unwrap_or_default();
-            match asm_check::check_binary(exe.as_std_path())? {
-                Some(r) => println!(
-                    "{stage} single-lookup loops of {name} are one lookup at a time: {} functions \
-                     ({} table lookups), {} instructions, no gathers",
-                    r.functions, r.table_functions, r.instructions
-                ),
-                None => {
-                    println!("{stage} asm check of {name}: SKIPPED, not x86-64 (iced: x86 only)")
-                }
-            }
+            println!("{stage} {progress}");
+        }
+    })
+    .with_context(|| format!("a process of {} failed", m.run.name))?;
+    let meta: BenchMeta = read_json(&meta_path)?;
+    record.huge_pages = meta.huge_pages;
+    record.position_check = meta.position_check.clone();
+    let added = record.excluded.is_none();
+    println!(
+        "{stage} process {id}: {:.1} s, steal {}, huge pages {}{}",
+        record.seconds,
+        percent(record.steal),
+        percent(record.huge_pages),
+        record
+            .excluded
+            .as_deref()
+            .map_or(String::new(), |why| format!(", left out: {why}"))
+    );
+    m.run.run_seconds += record.seconds;
+    m.run.processes.push(record);
+    if m.run.meta.is_none() {
+        m.run.meta = Some(meta);
+    }
+    if added {
+        let cells: Vec<TimedCell> = read_json(&cells_path)?;
+        for c in cells {
+            let entry = m.cells.entry(c.cell).or_insert((c.elements, Vec::new()));
+            let rounds = c.per_iter.into_iter().map(significant).collect();
+            entry.1.push(ProcessSamples(id, rounds));
         }
     }
+    Ok(added)
+}
 
-    sh.remove_path(home)?;
-    sh.create_dir(home)?;
-    let (meta, cells) = (
-        home.join("hq-bench-meta.json"),
-        home.join("hq-bench-cells.json"),
-    );
-    println!("{stage} running {}", run.name);
-    let started = Instant::now();
-    let (rounds, sample_us) = opts.sampling();
-    let bench = (bench(&[]).env("HQ_BENCH_ROUNDS", format!("{rounds},{sample_us}")))
-        .env("HQ_BENCH_OUT", &cells)
-        .env("HQ_BENCH_META", &meta);
-    stream(bench, |line| match line.strip_prefix("hq-bench: ") {
-        Some(progress) => println!("{stage} {progress}"),
-        None => println!("{line}"),
-    })
-    .with_context(|| {
-        format!(
-            "the benchmarks of {} failed; see the messages above",
-            run.name
-        )
-    })?;
-    run.run_seconds = started.elapsed().as_secs_f64();
-    run.meta = Some(read_json(&meta)?);
-    let cells: Vec<TimedCell> = read_json(&cells)?;
-    results::figures(&run.name, &cells).with_context(|| format!("the cells of {}", run.name))
+/// `12.3 %`, or `unknown`.
+pub(crate) fn percent(share: Option<f64>) -> String {
+    share.map_or("unknown".into(), |s| format!("{:.1} %", s * 100.0))
 }
 
 /// Now, UTC, RFC 3339.
@@ -272,6 +480,46 @@ fn utc_now() -> String {
     let now = now.replace_nanosecond(0).unwrap_or(now);
     let text = now.format(&time::format_description::well_known::Rfc3339);
     text.unwrap_or_else(|_| "unknown".into())
+}
+
+/// The steps' times, kept and printed as they end.
+#[derive(Default)]
+pub(crate) struct Clock {
+    pub(crate) timings: Vec<Timing>,
+}
+
+impl Clock {
+    /// Records `step`, started at `since`.
+    pub(crate) fn done(&mut self, step: &str, since: Instant) {
+        let seconds = since.elapsed().as_secs_f64();
+        println!("bench-matrix: {step}: {seconds:.0} s");
+        self.timings.push(Timing {
+            step: step.to_owned(),
+            seconds,
+        });
+    }
+}
+
+/// Writes `results`' outputs (results, samples, Markdown, charts) into a
+/// temporary directory beside `out`, checks them, then puts it in `out`'s
+/// place: an interrupted run leaves the previous outputs whole.
+fn write_outputs(results: &Results, out: &Path) -> anyhow::Result<()> {
+    let name = out.file_name().unwrap_or_default().to_string_lossy();
+    let parent = out.parent().context("the output directory has no parent")?;
+    std::fs::create_dir_all(parent)?;
+    let staging = parent.join(format!(".{name}.{}.tmp", std::process::id()));
+    let _ = std::fs::remove_dir_all(&staging);
+    std::fs::create_dir_all(&staging)?;
+    results.save(&staging).map_err(anyhow::Error::msg)?;
+    report::write_single(results, &staging)?;
+    check_outputs(&staging)?;
+    let old = parent.join(format!(".{name}.{}.old", std::process::id()));
+    if out.exists() {
+        std::fs::rename(out, &old)?;
+    }
+    std::fs::rename(&staging, out)?;
+    let _ = std::fs::remove_dir_all(&old);
+    Ok(())
 }
 
 /// The task.
@@ -283,6 +531,11 @@ pub fn run(opts: &Args) -> anyhow::Result<()> {
         let dir = dir.display();
         println!("bench-matrix: the outputs in {dir} exist, parse and agree");
         return Ok(());
+    }
+    if let [a, b] = &opts.compare[..] {
+        let out = opts.out.clone();
+        let out = out.unwrap_or(root.join("target/bench-matrix/compare.md"));
+        return crate::compare::run(a, b, &out);
     }
     if !opts.merge.is_empty() {
         let mut runs = Vec::new();
@@ -306,16 +559,22 @@ pub fn run(opts: &Args) -> anyhow::Result<()> {
         cpu.id
     );
     let out = opts.out.clone().unwrap_or_else(|| output_dir(opts.quick));
-    sh.create_dir(&out)?;
     // The bench binaries' raw output (never committed).
     let raw = root
         .join("target/bench-matrix/raw")
         .join(out.file_name().unwrap_or_default());
-    let (rounds, sample_us) = opts.sampling();
-    let statistic = results::statistic_rounds(rounds, sample_us);
+    let _ = std::fs::remove_dir_all(&raw);
+    let sampling = opts.sampling();
+    let seed = opts.seed.unwrap_or_else(|| {
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+        now.map_or(1, |d| d.as_nanos() as u64)
+    });
+    let mut seeds = Seeds::new(seed);
+    let statistic = results::statistic(&sampling, seed);
+    let mut clock = Clock::default();
 
     let all = configs(cpu.has("bmi2"));
-    let mut runs: Vec<ConfigRun> = all
+    let runs: Vec<ConfigRun> = all
         .iter()
         .filter(|c| opts.selects(&c.name))
         .cloned()
@@ -327,50 +586,211 @@ pub fn run(opts: &Args) -> anyhow::Result<()> {
             names.join(", ")
         );
     }
+    let perft_wanted = !opts.no_perft;
+    let calibration_wanted = !opts.no_calibration;
+
+    // Build: one cargo build per configuration, the runtime build also
+    // making the perft example and hq-info, the native build the example.
+    let (mut measuring, mut skipped) = (Vec::new(), Vec::new());
+    let mut perft_exes: Vec<(String, PathBuf)> = Vec::new();
+    let mut hq_info = None;
     let runnable = runs.iter().filter(|c| c.skip_reason.is_none()).count();
-    let (mut figures, mut k) = (Vec::new(), 0);
-    for run in &mut runs {
+    for (k, mut run) in runs.into_iter().filter(|_| true).enumerate() {
         if let Some(why) = &run.skip_reason {
             println!("\nbench-matrix: SKIPPED {}: {why}", run.name);
+            skipped.push(run);
             continue;
         }
-        k += 1;
-        let stage = format!("[build {k}/{runnable} {}]", run.name);
-        let elapsed = started.elapsed().as_secs_f64();
-        println!("\n{stage} {elapsed:.0} s elapsed");
-        let new = run_config(&sh, &raw.join(&run.name), run, &stage, opts)?;
-        let (n, build, time) = (new.len(), run.build_seconds, run.run_seconds);
-        println!("{stage} done: {n} figures, build {build:.0} s, run {time:.0} s");
-        figures.extend(new);
+        let stage = format!("[build {}/{runnable} {}]", k + 1 - skipped.len(), run.name);
+        let board_options = opts.full;
+        let extras = match (run.name.as_str(), perft_wanted) {
+            ("runtime", true) => Extras::PerftAndInfo { board_options },
+            ("runtime", false) => Extras::PerftAndInfo {
+                board_options: false,
+            },
+            ("native", true) => Extras::Perft {
+                board_options: false,
+            },
+            _ => Extras::None,
+        };
+        let cmd = build_command(&sh, &run, extras, opts.quick);
+        println!(
+            "\n{stage} {:.0} s elapsed: {}",
+            started.elapsed().as_secs_f64(),
+            crate::shown(&cmd)
+        );
+        let since = Instant::now();
+        let exes = build(cmd, &run.name)?;
+        run.build_seconds = since.elapsed().as_secs_f64();
+        clock.done(&format!("build {}", run.name), since);
+        let bench = run
+            .cargo_args
+            .iter()
+            .skip_while(|a| *a != "--bench")
+            .nth(1)
+            .cloned()
+            .context("a configuration names its bench")?;
+        let exe = exes
+            .get(&bench)
+            .with_context(|| format!("the build of {} made no {bench} binary", run.name))?
+            .clone();
+        match asm_check::check_binary(&exe)? {
+            Some(r) => println!(
+                "{stage} single-lookup loops of {bench} are one lookup at a time: {} functions \
+                 ({} table lookups), {} instructions, no gathers",
+                r.functions, r.table_functions, r.instructions
+            ),
+            None => println!("{stage} asm check of {bench}: SKIPPED, not x86-64 (iced: x86 only)"),
+        }
+        if let Some(peers) = exes.get("peers")
+            && perft_wanted
+        {
+            perft_exes.push((run.name.clone(), peers.clone()));
+        }
+        if let Some(info) = exes.get("hq-info") {
+            hq_info = Some(info.clone());
+        }
+        let mut binaries = vec![(exe, None)];
+        if opts.full && run.name == "runtime" {
+            let since = Instant::now();
+            let dir = root.join("target/bench-matrix/layouts");
+            binaries = LAYOUTS
+                .iter()
+                .map(|&seed| Ok((relink(&sh, &run, seed, &dir)?, Some(seed))))
+                .collect::<anyhow::Result<_>>()?;
+            clock.done("link the A/A check's two layouts", since);
+        }
+        measuring.push(Measuring {
+            run,
+            binaries,
+            cells: BTreeMap::new(),
+        });
+    }
+    if perft_wanted && opts.full && cfg!(target_arch = "x86_64") {
+        let since = Instant::now();
+        match perft::build_v3(&sh)? {
+            Some(exe) => perft_exes.push(("x86-64-v3".into(), exe)),
+            None => {
+                println!("\n[perft] SKIPPED the x86-64-v3 hash perft: this CPU lacks the level")
+            }
+        }
+        clock.done("build x86-64-v3 perft", since);
     }
 
-    let (perft, perft_note) = match opts.no_perft {
-        true => (Vec::new(), Some("Perft skipped (--no-perft).".to_owned())),
-        false => perft::run(&sh, opts.quick)?,
+    // Measure: the processes of every build interleaved, so that a slow
+    // phase of the machine spreads over all of them.
+    let since = Instant::now();
+    for k in 0..sampling.processes {
+        for m in &mut measuring {
+            let stage = format!("[{} {}/{}]", m.run.name, k + 1, sampling.processes);
+            let mut retakes = 0;
+            while !run_process(m, &raw, &sampling, &mut seeds, &stage)? && retakes < 2 {
+                retakes += 1;
+            }
+        }
+    }
+    clock.done("bench processes", since);
+    // Deciding cells still wide: more processes of their build, within the cap.
+    let since = Instant::now();
+    for m in &mut measuring {
+        loop {
+            let wide = results::wide_deciding_cells(&m.run, &m.cells);
+            let spent = since.elapsed().as_secs_f64();
+            let per_process = m.run.run_seconds / m.run.processes.len().max(1) as f64;
+            if wide.is_empty() || spent + per_process > sampling.resample_seconds {
+                if !wide.is_empty() {
+                    println!(
+                        "[{}] {} deciding cells still wider than ±3 % (time cap {:.0} s): {}",
+                        m.run.name,
+                        wide.len(),
+                        sampling.resample_seconds,
+                        wide.iter().take(6).cloned().collect::<Vec<_>>().join(", ")
+                    );
+                }
+                break;
+            }
+            let n = m.run.processes.len();
+            let stage = format!("[{} resample {}]", m.run.name, n + 1);
+            println!(
+                "{stage} {} deciding cells wider than ±3 %, e.g. {}",
+                wide.len(),
+                wide[0]
+            );
+            run_process(m, &raw, &sampling, &mut seeds, &stage)?;
+        }
+    }
+    clock.done("resampling wide deciding cells", since);
+
+    let mut figures = Vec::new();
+    let mut configs = Vec::new();
+    let mut aa_check = None;
+    for m in measuring {
+        let mut new = results::figures(&m.run.name, &m.cells)
+            .with_context(|| format!("the cells of {}", m.run.name))?;
+        results::mark_unresolved(&m.run, &mut new, sampling.resample_seconds);
+        if m.binaries.len() == 2 {
+            aa_check = Some(AaCheck {
+                layouts: LAYOUTS,
+                comparison: crate::compare::layouts(&m.run, &new),
+            });
+        }
+        figures.extend(new);
+        configs.push(m.run);
+    }
+    configs.extend(skipped);
+
+    let (perft, perft_note, perft_builds) = match perft_wanted {
+        false => (
+            Vec::new(),
+            Some("Perft skipped (--no-perft).".to_owned()),
+            Vec::new(),
+        ),
+        true => perft::run(&perft_exes, &sampling, opts.full, &mut seeds, &mut clock)?,
     };
-    let calibration = (!opts.no_calibration).then(|| calibration::run(&sh, opts.quick));
+    let calibration = match (calibration_wanted, &hq_info) {
+        (true, Some(exe)) => {
+            let since = Instant::now();
+            let starts = calibration::run(&sh, exe, opts.quick)?;
+            clock.done("calibration", since);
+            Some(starts)
+        }
+        _ => None,
+    };
     let read = |c: Cmd| c.quiet().ignore_stderr().read().unwrap_or("unknown".into());
-    let results = Results {
+    let mut results = Results {
         schema: SCHEMA,
         quick: opts.quick,
         cpu,
         rustc: read(cmd!(sh, "rustc --version")),
         git_commit: read(cmd!(sh, "git describe --always --dirty")),
         date,
-        total_seconds: started.elapsed().as_secs_f64(),
+        total_seconds: 0.0,
         statistic,
-        configs: runs,
+        configs,
         figures,
         perft,
         perft_note,
-        calibration: calibration.transpose()?,
+        calibration,
+        perft_builds,
+        timings: Vec::new(),
+        aa_check,
     };
-    results.save(&out).map_err(anyhow::Error::msg)?;
-    report::write_single(&results, &out)?;
-    check_outputs(&out)?;
-    let (n, s) = (results.figures.len(), results.total_seconds);
+    ensure!(
+        results.configs.iter().any(|c| c.ran()),
+        "no configuration ran"
+    );
+    let since = Instant::now();
+    results.timings = clock.timings.clone();
+    results.total_seconds = started.elapsed().as_secs_f64();
+    write_outputs(&results, &out)?;
+    clock.done("statistics and reports", since);
+    println!("\nbench-matrix: the steps' times:");
+    for t in &clock.timings {
+        println!("  {:>6.0} s  {}", t.seconds, t.step);
+    }
+    let (n, s) = (results.figures.len(), started.elapsed().as_secs_f64());
     println!(
-        "\nbench-matrix: {n} figures in {s:.0} s; wrote {}",
+        "bench-matrix: {n} figures in {s:.0} s; wrote {}",
         out.display()
     );
     Ok(())
@@ -379,12 +799,15 @@ pub fn run(opts: &Args) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hq_bench_format::ProcessSamples;
 
-    /// Two rows, the second twice as fast as PEXT on queen throughput.
-    fn synthetic(quick: bool) -> Results {
+    /// A run of two processes of three rounds: pext and
+    /// scalar-rank-table's queen throughput (the second twice as fast) and
+    /// pext's cache column.
+    pub(crate) fn synthetic(quick: bool) -> Results {
         let mut r: Results = serde_json::from_str(&format!(
             r#"{{"schema": {SCHEMA}, "quick": {quick}, "rustc": "rustc", "git_commit": "abc",
-            "date": "2025-01-01T00:00:00Z", "total_seconds": 1, "statistic": "min", "configs": [],
+            "date": "2025-01-01T00:00:00Z", "total_seconds": 1, "statistic": "median", "configs": [],
             "cpu": {{"id": "test", "vendor": "AMD", "model_name": "test", "family": 25, "model": 1,
                 "stepping": 1, "features": {{"bmi2": true}}}}, "figures": [], "perft": [],
             "perft_note": null}}"#
@@ -396,41 +819,43 @@ mod tests {
                 {"name": "scalar-rank-table", "label": "srt", "kind": "backend"}], "skipped": []}"#;
         r.configs = vec![configs(true).swap_remove(0)];
         r.configs[0].meta = Some(serde_json::from_str(meta).unwrap());
-        let cell = |cell: &str, ns: f64| TimedCell {
-            cell: cell.into(),
-            elements: 4096,
-            per_iter: vec![ns * 1.5, ns, ns * 1.25],
+        let samples = |ns: f64| {
+            (0..2)
+                .map(|p| ProcessSamples(p, vec![ns * 1.5, ns, ns * 1.25]))
+                .collect::<Vec<_>>()
         };
-        let cells = [
-            cell("queen/throughput/pext", 8192.0),
-            cell("queen/throughput/scalar-rank-table", 4096.0),
-            cell("queen/cache/pext", 40960.0),
-        ];
+        let cells: BTreeMap<String, (u64, Vec<ProcessSamples>)> = [
+            ("queen/throughput/pext", 8192.0),
+            ("queen/throughput/scalar-rank-table", 4096.0),
+            ("queen/cache/pext", 40960.0),
+        ]
+        .into_iter()
+        .map(|(c, ns)| (c.to_owned(), (4096, samples(ns))))
+        .collect();
         r.figures = results::figures("runtime", &cells).unwrap();
         r
     }
 
     #[test]
-    fn figures_use_the_fastest_sample_and_divide_by_pext_of_the_same_workload() {
+    fn figures_are_medians_over_processes_divided_by_pext_paired() {
         let r = synthetic(false);
         let f = r
             .figure("runtime", "scalar-rank-table", "queen", "throughput")
             .unwrap();
-        assert_eq!((f.ns_per_lookup, f.mlookups_per_s), (1.0, 1000.0));
-        assert_eq!((f.ratio_to_pext, f.ns_per_iter_median), (Some(2.0), 5120.0));
+        // The median round of each process: 1.25 ns per lookup.
+        assert!((f.ns_per_lookup - 1.25).abs() < 1e-9, "{f:?}");
+        assert!((f.ratio_to_pext.unwrap() - 2.0).abs() < 1e-9, "{f:?}");
+        let interval = f.ratio_interval.expect("paired with pext");
+        assert!(interval.half_width() < 1e-9, "every round 2x: {interval:?}");
         let pext = r.figure("runtime", "pext", "queen", "cache").unwrap();
-        assert_eq!(
-            (pext.ratio_to_pext, pext.mlookups_per_s),
-            (Some(1.0), 100.0)
-        );
-        for (cell, per_iter) in [("queen/pext", vec![1.0]), ("queen/cache/pext", vec![])] {
-            let cell = TimedCell {
-                cell: cell.into(),
-                elements: 1,
-                per_iter,
-            };
-            assert!(results::figures("runtime", &[cell]).is_err());
-        }
+        assert_eq!(pext.ratio_to_pext, Some(1.0));
+        let empty = BTreeMap::from([("queen/cache/pext".to_owned(), (1, Vec::new()))]);
+        assert!(results::figures("runtime", &empty).is_err());
+        let bad = BTreeMap::from([(
+            "queen/pext".to_owned(),
+            (1, vec![ProcessSamples(0, vec![1.0])]),
+        )]);
+        assert!(results::figures("runtime", &bad).is_err());
     }
 
     #[test]
@@ -439,14 +864,14 @@ mod tests {
             full: true,
             ..Args::default()
         };
-        let text = results::statistic_rounds(full.sampling().0, full.sampling().1);
-        assert!(text.starts_with("fastest of 45 rounds (each round times every cell for about 4 ms, cache pressure 16 ms"), "{text}");
+        let text = results::statistic(&full.sampling(), 1);
+        assert!(text.contains("10 fresh processes"), "{text}");
         let count = |a: &Args| configs(true).iter().filter(|c| a.selects(&c.name)).count();
         let quick = Args {
             quick: true,
             ..Args::default()
         };
-        assert_eq!((count(&Args::default()), count(&quick)), (6, 3));
+        assert_eq!((count(&Args::default()), count(&quick)), (2, 2));
         assert_eq!(count(&full), 4 + hq::Backend::all().len());
         assert_eq!(
             count(&Args {
@@ -455,6 +880,7 @@ mod tests {
             }),
             1
         );
+        assert_eq!(Args::default().sampling().processes, 6);
     }
 
     #[test]
@@ -462,12 +888,20 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let [a, b, merged] = ["a", "b", "merged"].map(|d| dir.path().join(d));
         for (d, quick) in [(&a, false), (&b, true)] {
-            std::fs::create_dir_all(d).unwrap();
             let r = synthetic(quick);
-            r.save(d).unwrap();
-            report::write_single(&r, d).unwrap();
+            write_outputs(&r, d).unwrap();
             check_outputs(d).unwrap();
+            // Written again over itself: the staging directory is gone.
+            write_outputs(&r, d).unwrap();
         }
+        let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with('.'))
+            .collect();
+        assert!(leftovers.is_empty(), "{leftovers:?}");
+        let loaded = Results::load(&a).unwrap();
+        assert!(loaded.has_samples());
         let runs = [("a", &a), ("b", &b)].map(|(n, d)| (n.to_owned(), Results::load(d).unwrap()));
         report::write_merged(&runs, &merged).unwrap();
         let read = |name| std::fs::read_to_string(merged.join(name)).unwrap();
@@ -486,11 +920,14 @@ mod tests {
     }
 
     #[test]
-    fn dates_are_rfc3339() {
+    fn dates_are_rfc3339_and_samples_keep_five_digits() {
         let d = utc_now();
         assert!(
             d.len() == 20 && d.starts_with("20") && d.ends_with('Z') && &d[10..11] == "T",
             "{d}"
         );
+        assert_eq!(significant(123.456789), 123.46);
+        assert_eq!(significant(0.000123456789), 0.00012346);
+        assert_eq!(significant(98765432.0), 98765000.0);
     }
 }

@@ -1,0 +1,243 @@
+//! Two sets of samples of the same cells compared cell by cell: two runs
+//! (`cargo xtask bench-matrix --compare A B`), or the A/A check's two code
+//! layouts of one run (`--full`).
+//!
+//! Each cell's ratio (first side over the second) gets an interval from
+//! independent hierarchical bootstraps of the two sides, and a p-value of
+//! "the ratio is 1". With some 2,400 cells a plain 5 % test calls about
+//! 120 of them different by chance alone, so the report calls a cell
+//! different only where Benjamini-Hochberg, holding the false discovery
+//! rate at 5 % over every cell, does; it gives the plain test's count and
+//! what chance alone would give beside it.
+
+use crate::report::table;
+use anyhow::ensure;
+use hq_bench_format::{Comparison, ConfigRun, Figure, Interval, Results};
+use hq_bench_stats::{FALSE_DISCOVERY_RATE, benjamini_hochberg, compare, median, seed_of};
+use std::path::Path;
+
+/// One cell on both sides: its key and each side's speeds per process and
+/// round.
+pub struct Pair {
+    key: String,
+    a: Vec<Vec<f64>>,
+    b: Vec<Vec<f64>>,
+    /// The two sides' own intervals' half-widths.
+    half_widths: [f64; 2],
+}
+
+/// A figure's samples as speeds (million lookups per second), per process
+/// and round; only the processes `keep` accepts.
+fn speeds(f: &Figure, keep: impl Fn(u32) -> bool) -> Vec<Vec<f64>> {
+    let per_second = |ns: f64| f.lookups_per_iter as f64 / ns * 1e3;
+    f.per_process
+        .iter()
+        .filter(|s| keep(s.0))
+        .map(|s| s.1.iter().map(|&ns| per_second(ns)).collect())
+        .collect()
+}
+
+/// Compares every pair.
+pub fn cells(pairs: Vec<Pair>) -> Comparison {
+    let compared: Vec<(String, hq_bench_stats::Comparison, [f64; 2])> = pairs
+        .into_iter()
+        .filter(|p| !p.a.is_empty() && !p.b.is_empty())
+        .map(|p| {
+            let c = compare(&p.a, &p.b, seed_of(&p.key));
+            (p.key, c, p.half_widths)
+        })
+        .collect();
+    let p: Vec<f64> = compared.iter().map(|(_, c, _)| c.p).collect();
+    let discoveries = benjamini_hochberg(&p, FALSE_DISCOVERY_RATE);
+    let mut flagged: Vec<(String, Interval)> = compared
+        .iter()
+        .zip(&discoveries)
+        .filter(|&(_, &d)| d)
+        .map(|((key, c, _), _)| (key.clone(), c.ratio))
+        .collect();
+    flagged.sort_by(|a, b| (b.1.estimate.ln().abs()).total_cmp(&a.1.estimate.ln().abs()));
+    let mut widths: Vec<f64> = compared
+        .iter()
+        .flat_map(|(_, _, w)| *w)
+        .filter(|w| w.is_finite())
+        .collect();
+    Comparison {
+        cells: compared.len(),
+        different: flagged.len(),
+        different_uncorrected: p.iter().filter(|&&p| p < 0.05).count(),
+        expected_by_chance: 0.05 * compared.len() as f64,
+        median_half_width: median(&mut widths),
+        flagged,
+    }
+}
+
+/// The A/A check: the figures of `run` (whose processes alternated
+/// between two layouts) with the first layout's processes against the
+/// second's.
+pub fn layouts(run: &ConfigRun, figures: &[Figure]) -> Comparison {
+    let layout_of = |id: u32| run.processes.iter().find(|p| p.id == id)?.layout;
+    let first = run.processes.iter().find_map(|p| p.layout);
+    let pairs = figures
+        .iter()
+        .map(|f| {
+            let a = speeds(f, |id| layout_of(id) == first);
+            let b = speeds(f, |id| layout_of(id) != first);
+            let half =
+                |s: &[Vec<f64>]| hq_bench_stats::bootstrap(s, seed_of(&f.key())).half_width();
+            Pair {
+                key: f.key(),
+                half_widths: [half(&a), half(&b)],
+                a,
+                b,
+            }
+        })
+        .collect();
+    cells(pairs)
+}
+
+/// The comparison of two runs' common cells (lookups and perft).
+pub fn runs(a: &Results, b: &Results) -> Comparison {
+    let mut pairs = Vec::new();
+    for fa in &a.figures {
+        let Some(fb) = b.figure(&fa.config, &fa.row, &fa.piece, &fa.workload) else {
+            continue;
+        };
+        let width = |f: &Figure| f.interval.map_or(f64::NAN, |i| i.half_width());
+        pairs.push(Pair {
+            key: fa.key(),
+            a: speeds(fa, |_| true),
+            b: speeds(fb, |_| true),
+            half_widths: [width(fa), width(fb)],
+        });
+    }
+    for pa in &a.perft {
+        let Some(pb) = b.perft_figure(&pa.config, &pa.position, &pa.row) else {
+            continue;
+        };
+        let rate = |p: &hq_bench_format::PerftFigure| -> Vec<Vec<f64>> {
+            let nodes = p.nodes as f64;
+            p.per_process
+                .iter()
+                .map(|s| s.1.iter().map(|&t| nodes / t / 1e6).collect())
+                .collect()
+        };
+        let width =
+            |p: &hq_bench_format::PerftFigure| p.interval.map_or(f64::NAN, |i| i.half_width());
+        pairs.push(Pair {
+            key: pa.key(),
+            a: rate(pa),
+            b: rate(pb),
+            half_widths: [width(pa), width(pb)],
+        });
+    }
+    cells(pairs)
+}
+
+/// The comparison in Markdown.
+pub fn markdown(title: &str, c: &Comparison) -> String {
+    let share = |n: usize| 100.0 * n as f64 / c.cells.max(1) as f64;
+    let mut md = format!(
+        "{title}: {} cells with samples on both sides. **{} called different** ({:.1} %), the false \
+         discovery rate held at 5 % (Benjamini-Hochberg over every cell's p-value). A plain 5 % test \
+         per cell would call {} ({:.1} %), where chance alone gives about {:.0} even if nothing \
+         differed. The median interval half-width of the cells: ±{:.1} %.",
+        c.cells,
+        c.different,
+        share(c.different),
+        c.different_uncorrected,
+        share(c.different_uncorrected),
+        c.expected_by_chance,
+        c.median_half_width * 100.0
+    );
+    if !c.flagged.is_empty() {
+        let body = c.flagged.iter().take(40).map(|(key, i)| {
+            vec![
+                format!("`{key}`"),
+                format!("{:.3}", i.estimate),
+                format!("{:.3}–{:.3}", i.low, i.high),
+            ]
+        });
+        md += &format!(
+            "\n\nThe cells called different, the largest differences first (at most 40):\n\n{}",
+            table("cell|ratio|95 % interval", body, 1)
+        );
+    }
+    md
+}
+
+/// `cargo xtask bench-matrix --compare A B`: prints the comparison and
+/// writes it to `out`.
+pub fn run(a: &Path, b: &Path, out: &Path) -> anyhow::Result<()> {
+    let load = |d: &Path| Results::load(d).map_err(anyhow::Error::msg);
+    let (ra, rb) = (load(a)?, load(b)?);
+    ensure!(
+        ra.has_samples() && rb.has_samples(),
+        "both runs need per-process samples (schema 3, samples.json): a run of the earlier \
+         method has one process per build, nothing to compare by"
+    );
+    let c = runs(&ra, &rb);
+    let title = format!(
+        "Run A `{}` ({}, commit {}) against run B `{}` ({}, commit {}), ratios A / B",
+        a.display(),
+        ra.date,
+        ra.git_commit,
+        b.display(),
+        rb.date,
+        rb.git_commit
+    );
+    let md = markdown(&title, &c) + "\n";
+    println!("{md}");
+    if let Some(dir) = out.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    hq_bench_format::write_atomically(out, md.as_bytes()).map_err(anyhow::Error::msg)?;
+    println!("bench-matrix: wrote {}", out.display());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A cell whose two sides are at levels `a` and `b`, each process and
+    /// round jittered by up to ±2 % (a seeded xorshift per side).
+    fn pair(key: &str, a: f64, b: f64) -> Pair {
+        let side = |level: f64, seed: u64| -> Vec<Vec<f64>> {
+            let mut x = seed_of(key) ^ seed;
+            let mut jitter = move || {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x % 4001) as f64 / 100_000.0 - 0.02
+            };
+            (0..6)
+                .map(|_| (0..3).map(|_| level * (1.0 + jitter())).collect())
+                .collect()
+        };
+        Pair {
+            key: key.to_owned(),
+            a: side(a, 1),
+            b: side(b, 2),
+            half_widths: [0.01, 0.01],
+        }
+    }
+
+    #[test]
+    fn only_real_differences_are_called_different() {
+        let mut pairs: Vec<Pair> = (0..50)
+            .map(|i| pair(&format!("same{i}"), 100.0, 100.0))
+            .collect();
+        pairs.push(pair("faster", 130.0, 100.0));
+        let c = cells(pairs);
+        assert_eq!(c.cells, 51);
+        assert_eq!(c.different, 1, "{c:?}");
+        assert_eq!(c.flagged[0].0, "faster");
+        assert!(c.flagged[0].1.above(1.2));
+        assert!((c.expected_by_chance - 2.55).abs() < 1e-9);
+        let md = markdown("A against B", &c);
+        assert!(
+            md.contains("**1 called different**") && md.contains("`faster`"),
+            "{md}"
+        );
+    }
+}
