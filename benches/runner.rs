@@ -399,8 +399,10 @@ impl Bench {
 
     /// Times every entry in `rounds.rounds` rounds, each entry once per
     /// round for about `rounds.sample` (a whole number of iterations), in an
-    /// order shuffled anew every round, so that no row is favoured by its
-    /// place and slow phases of the machine spread over every row. Before
+    /// order shuffled anew every round (the columns' order, and the rows'
+    /// within each column, which are timed together), so that no row is
+    /// favoured by its place, slow phases of the machine spread over every
+    /// row, and the rows of a column see the same phase. Before
     /// the first round every entry runs once (tables and the cache buffer
     /// touched) and the first entries run for 300 ms (clock ramp-up). The
     /// orders come from [`seed`].
@@ -449,13 +451,41 @@ impl Bench {
         let n = self.entries.len();
         let mut samples = vec![Vec::with_capacity(rounds.rounds); n];
         let (mut first, mut last) = (Vec::new(), Vec::new());
-        let mut order: Vec<usize> = (0..n).collect();
+        // The entries by column (piece and workload; they come sorted so):
+        // a column's rows are timed one after another, so that what slows
+        // the machine for some milliseconds slows the rows a paired ratio
+        // divides alike.
+        let mut columns: Vec<Vec<usize>> = Vec::new();
+        for (i, e) in self.entries.iter().enumerate() {
+            match columns.last_mut() {
+                Some(c)
+                    if self.entries[c[0]].piece == e.piece
+                        && self.entries[c[0]].workload == e.workload =>
+                {
+                    c.push(i)
+                }
+                _ => columns.push(vec![i]),
+            }
+        }
+        let mut order: Vec<usize> = Vec::with_capacity(n);
         let mut rng = crate::XorShift(seed() | 1);
+        let mut shuffle = |v: &mut [usize]| {
+            // Fisher-Yates.
+            for i in (1..v.len()).rev() {
+                v.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
+            }
+        };
         let started = Instant::now();
         for round in 0..rounds.rounds {
-            // Fisher-Yates, a fresh order every round.
-            for i in (1..n).rev() {
-                order.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
+            // A fresh order every round: of the columns, and of the rows in
+            // each.
+            let mut by_column: Vec<usize> = (0..columns.len()).collect();
+            shuffle(&mut by_column);
+            order.clear();
+            for &c in &by_column {
+                let start = order.len();
+                order.extend(&columns[c]);
+                shuffle(&mut order[start..]);
             }
             // The probe timed last in the previous round is not timed first
             // again right after it (that would time it warm from itself).

@@ -33,6 +33,13 @@ pub struct Args {
 }
 
 const AARCH64: &str = "aarch64-unknown-linux-gnu";
+/// The bench matrix's tooling, left out of the cross tests: no engine
+/// links it, its tests are of data and reports, not of the target, and
+/// its build (the bench loops of every row, the report's dependencies) was
+/// a third of the aarch64 test build. The host runs its tests; the bench
+/// library's aarch64 build is checked by clippy.
+const TOOLING: &str = "--exclude hq-benches --exclude hq-bench-format --exclude hq-bench-stats \
+                       --exclude hq-bench-matrix";
 const WASI: &str = "wasm32-wasip1";
 const WASM: &str = "wasm32-unknown-unknown";
 
@@ -116,9 +123,14 @@ fn target(sh: &Shell, triple: &str, needs: &[(&str, &str)], steps: Vec<(&str, Cm
 fn aarch64(sh: &Shell) -> Result<()> {
     // The emulator, with the cross toolchain's sysroot for the loader and libc.
     let qemu = "qemu-aarch64 -L /usr/aarch64-linux-gnu";
-    let test = test(sh, AARCH64, "--workspace --exclude xtask", qemu)
-        .env(target_var(AARCH64, "LINKER"), "aarch64-linux-gnu-gcc")
-        .env("HQ_TEST_RUNNER", qemu);
+    let test = test(
+        sh,
+        AARCH64,
+        &format!("--workspace --exclude xtask {TOOLING}"),
+        qemu,
+    )
+    .env(target_var(AARCH64, "LINKER"), "aarch64-linux-gnu-gcc")
+    .env("HQ_TEST_RUNNER", qemu);
     // Clippy where the code differs by architecture (the crates with
     // `cfg(target_arch)` code, and the bench library's rows): the host's
     // clippy has seen the rest.
@@ -141,10 +153,11 @@ fn wasi(sh: &Shell) -> Result<()> {
     // hq-chess runs in the `+simd128` build only: its code is the same in
     // both, and the portable facade it would pick is tested by hq-attacks
     // here (its wasm build and suite cost about a minute per run). The host
-    // tools (hq-info, xtask, the bench-matrix program) read files and run
-    // cargo: not wasm programs.
-    let portable = "--workspace --exclude hq-info --exclude xtask --exclude hq-chess \
-                    --exclude hq-bench-matrix";
+    // tools (hq-info, xtask) read files and run cargo: not wasm programs;
+    // nor is the bench matrix's tooling ([`TOOLING`]).
+    let portable =
+        format!("--workspace --exclude hq-info --exclude xtask --exclude hq-chess {TOOLING}");
+    let portable = portable.as_str();
     let simd = test(sh, WASI, "-p hq-simd -p hq-attacks -p hq-chess", &runner);
     let steps = vec![
         ("test", test(sh, WASI, portable, &runner)),
@@ -156,7 +169,8 @@ fn wasi(sh: &Shell) -> Result<()> {
 fn wasm(sh: &Shell) -> Result<()> {
     // The libraries a wasm program links: their tests and the tools compile
     // (and run) for wasm32-wasip1.
-    let libs = "--workspace --lib --exclude hq-benches --exclude hq-bench-format --exclude xtask";
+    let libs = "--workspace --lib --exclude hq-benches --exclude hq-bench-format \
+                --exclude hq-bench-stats --exclude xtask";
     let steps = vec![
         ("clippy", clippy(sh, WASM, libs)),
         ("clippy +simd128", simd128(clippy(sh, WASM, libs), WASM)),

@@ -404,8 +404,8 @@ pub struct ProcessRecord {
     /// which moves its initial stack: one process is one sample of memory
     /// layout (Mytkowicz et al., ASPLOS 2009).
     pub env_pad: usize,
-    /// The code layout it ran, for the A/A check: the link-order seed of
-    /// its binary (`None`: the build's own layout).
+    /// The code layout it ran: the link-order seed of its binary (0: the
+    /// build's own order; `None`: not recorded).
     #[serde(default)]
     pub layout: Option<u64>,
     /// Rounds it timed.
@@ -460,13 +460,12 @@ pub struct Timing {
     pub seconds: f64,
 }
 
-/// The A/A check (`--full`): the runtime build linked twice in two
-/// link orders of the same code, its processes alternating between them,
-/// each cell of one layout compared with the other's as two runs are
-/// ([`Comparison`]).
+/// The A/A check (`--full`): the processes of two link orders of the
+/// runtime build's bench binary (the same code), each cell of one layout
+/// compared with the other's as two runs are ([`Comparison`]).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct AaCheck {
-    /// The two link-order seeds.
+    /// The two link-order seeds (0: the build's own order).
     pub layouts: [u64; 2],
     /// The run comparison of the two layouts' processes.
     pub comparison: Comparison,
@@ -478,19 +477,30 @@ pub struct AaCheck {
 pub struct Comparison {
     /// Cells compared (those with samples on both sides).
     pub cells: usize,
-    /// Cells called different with the false discovery rate held at 5 %
-    /// (Benjamini-Hochberg over every cell's p-value).
+    /// The machine's common shift: the median over cells of the first
+    /// side's figure over the second's (1.0: no shift). A shared machine
+    /// runs faster or slower for minutes at a time, every cell alike.
+    #[serde(default)]
+    pub shift: f64,
+    /// Cells that moved against the common shift, with the false discovery
+    /// rate held at 5 % (Benjamini-Hochberg over every cell's p-value of
+    /// "its ratio is the common shift").
     pub different: usize,
-    /// Cells whose own 5 % test calls them different, before the
-    /// correction for multiple comparisons.
+    /// Cells called different without allowing for the common shift (the
+    /// p-value of "its ratio is 1"), the rate held likewise.
+    #[serde(default)]
+    pub different_unshifted: usize,
+    /// Cells whose own 5 % test (against the common shift) calls them
+    /// different, before the correction for multiple comparisons.
     pub different_uncorrected: usize,
     /// How many the uncorrected test calls different by chance alone
     /// where nothing differs: 5 % of the cells.
     pub expected_by_chance: f64,
     /// The median of the cells' ratio interval half-widths.
     pub median_half_width: f64,
-    /// The cells called different, the largest ratios first: `(cell,
-    /// ratio of the first side over the second, with its interval)`.
+    /// The cells called different (against the common shift), the largest
+    /// departures first: `(cell, ratio of the first side over the second,
+    /// with its interval)`.
     pub flagged: Vec<(String, Interval)>,
 }
 

@@ -290,9 +290,9 @@ fn uncertainty(r: &Results) -> Vec<String> {
     });
     if let Some(aa) = &r.aa_check {
         let title = format!(
-            "**A/A check**: the runtime build linked in two orders of its sections (seeds {:#x} \
-             and {:#x}, LLD `--shuffle-sections`), its processes alternating between the two, \
-             each cell of one layout against the other's",
+            "**A/A check**: the runtime build's processes of two of its code layouts (link-order \
+             seeds {} and {}; 0 is the build's own order, the others LLD `--shuffle-sections`), \
+             each cell of one layout against the other's; the figures are taken over every layout",
             aa.layouts[0], aa.layouts[1]
         );
         md.push(crate::compare::markdown(&title, &aa.comparison));

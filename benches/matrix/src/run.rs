@@ -40,7 +40,7 @@ pub struct Args {
     /// Fresh processes per bench binary (default 6; 10 with --full, 2 with --quick).
     #[arg(long)]
     processes: Option<usize>,
-    /// Rounds per process (default 3; 4 with --full, 2 with --quick).
+    /// Rounds per process (default 6; 8 with --full, 2 with --quick).
     #[arg(long)]
     rounds: Option<usize>,
     /// Seconds the run may spend sampling deciding cells whose interval is
@@ -94,6 +94,8 @@ pub struct Sampling {
     pub resample_seconds: f64,
     /// Seconds for sampling wide deciding perft rows further.
     pub perft_resample_seconds: f64,
+    /// Code layouts of each bench binary, its processes taking them in turn.
+    pub layouts: usize,
 }
 
 impl Args {
@@ -110,24 +112,27 @@ impl Args {
                 perft_rounds: 1,
                 resample_seconds: 0.0,
                 perft_resample_seconds: 0.0,
+                layouts: 1,
             },
             (_, true) => Sampling {
                 processes: 10,
-                rounds: 4,
-                sample_us: 3000,
+                rounds: 8,
+                sample_us: 1500,
                 perft_processes: 8,
                 perft_rounds: 2,
                 resample_seconds: 300.0,
                 perft_resample_seconds: 150.0,
+                layouts: 4,
             },
             _ => Sampling {
                 processes: 6,
-                rounds: 3,
-                sample_us: 2000,
+                rounds: 6,
+                sample_us: 1000,
                 perft_processes: 6,
                 perft_rounds: 1,
                 resample_seconds: 40.0,
                 perft_resample_seconds: 30.0,
+                layouts: 3,
             },
         };
         Sampling {
@@ -143,13 +148,12 @@ impl Args {
 
     /// Whether configuration `name` runs: `--only`; else the default run
     /// has the builds its figures need (runtime, native), `--full` every
-    /// one, `--quick` the runtime build and one forced build.
+    /// one, `--quick` (a pipeline check) the runtime build.
     fn selects(&self, name: &str) -> bool {
         match name {
             _ if !self.only.is_empty() => self.only.iter().any(|o| o == name),
             "runtime" => true,
             "native" => !self.quick,
-            "force-pext" => self.full || self.quick,
             _ => self.full,
         }
     }
@@ -340,33 +344,48 @@ fn build_command<'a>(sh: &'a Shell, run: &ConfigRun, extras: Extras, quick: bool
     cmd
 }
 
-/// The link-order seeds of the A/A check's two layouts.
-const LAYOUTS: [u64; 2] = [0x5eed_0001, 0x5eed_0002];
-
-/// Links the runtime build's bench binary again with its input sections in
-/// the order of `seed` (LLD's `--shuffle-sections`, the link-order
-/// randomisation of Stabilizer; only the bench target is compiled again),
-/// and copies it aside. The same code in another layout.
-fn relink(sh: &Shell, run: &ConfigRun, seed: u64, dir: &Path) -> anyhow::Result<PathBuf> {
-    let args = &run.cargo_args;
-    let link = format!("link-arg=-Wl,--shuffle-sections=*={seed}");
-    let cmd = cmd!(
-        sh,
-        "{CARGO} rustc --profile bench -p hq-benches {args...} -- -C {link}"
-    );
-    let exes = build(build_env(cmd, &run.rustflags), "the A/A check's layout")?;
-    let exe = exes.get("attacks").context("no attacks binary")?;
+/// The code layouts of a bench binary: its build's own link order (layout
+/// seed 0), and the same objects linked again in the orders of other seeds
+/// (LLD's `--shuffle-sections`, the link-order randomisation of
+/// Stabilizer; only the bench target is compiled again). Copied aside,
+/// `(path, seed)`; processes take them in turn. One process is one sample
+/// of layout, and a backend's lead must hold over several: on the Intel
+/// Xeon one link order of the same code ran chess's magic lookups at
+/// 15-150 M queens/s, two others at 330-390.
+fn layouts(
+    sh: &Shell,
+    run: &ConfigRun,
+    bench: &str,
+    built: &Path,
+    seeds: &[u64],
+    dir: &Path,
+) -> anyhow::Result<Vec<(PathBuf, Option<u64>)>> {
     sh.create_dir(dir)?;
-    let copy = dir.join(format!("attacks-layout-{seed:x}"));
-    std::fs::copy(exe, &copy).with_context(|| format!("cannot copy {}", exe.display()))?;
-    Ok(copy)
+    let aside = |exe: &Path, seed: u64| -> anyhow::Result<PathBuf> {
+        let copy = dir.join(format!("{}-{bench}-layout-{seed:x}", run.name));
+        std::fs::copy(exe, &copy).with_context(|| format!("cannot copy {}", exe.display()))?;
+        Ok(copy)
+    };
+    let mut out = vec![(aside(built, 0)?, Some(0))];
+    for &seed in seeds {
+        let args = &run.cargo_args;
+        let link = format!("link-arg=-Wl,--shuffle-sections=*={seed}");
+        let cmd = cmd!(
+            sh,
+            "{CARGO} rustc --profile bench -p hq-benches {args...} -- -C {link}"
+        );
+        let exes = build(build_env(cmd, &run.rustflags), "a layout")?;
+        let exe = exes.get(bench).context("the relink made no bench binary")?;
+        out.push((aside(exe, seed)?, Some(seed)));
+    }
+    Ok(out)
 }
 
 /// A configuration being measured: its binaries and samples so far.
 struct Measuring {
     run: ConfigRun,
-    /// The binaries its processes alternate between (one, or the A/A
-    /// check's two layouts) and their layout seeds.
+    /// The binaries its processes take in turn (its layouts) and their
+    /// layout seeds.
     binaries: Vec<(PathBuf, Option<u64>)>,
     /// `<piece>/<workload>/<row>` -> (lookups per iteration, samples).
     cells: BTreeMap<String, (u64, Vec<ProcessSamples>)>,
@@ -650,16 +669,19 @@ pub fn run(opts: &Args) -> anyhow::Result<()> {
         if let Some(info) = exes.get("hq-info") {
             hq_info = Some(info.clone());
         }
-        let mut binaries = vec![(exe, None)];
-        if opts.full && run.name == "runtime" {
-            let since = Instant::now();
-            let dir = root.join("target/bench-matrix/layouts");
-            binaries = LAYOUTS
-                .iter()
-                .map(|&seed| Ok((relink(&sh, &run, seed, &dir)?, Some(seed))))
-                .collect::<anyhow::Result<_>>()?;
-            clock.done("link the A/A check's two layouts", since);
-        }
+        // Fat LTO links the whole program again: one layout.
+        let lto = run.cargo_args.iter().any(|a| a.contains("lto"));
+        let binaries = match sampling.layouts {
+            n if n > 1 && !lto => {
+                let since = Instant::now();
+                let dir = root.join("target/bench-matrix/layouts");
+                let seeds: Vec<u64> = (1..n).map(|_| seeds.next() % 1_000_000 + 1).collect();
+                let out = layouts(&sh, &run, &bench, &exe, &seeds, &dir)?;
+                clock.done(&format!("link {} layouts of {}", n, run.name), since);
+                out
+            }
+            _ => vec![(exe, None)],
+        };
         measuring.push(Measuring {
             run,
             binaries,
@@ -728,10 +750,11 @@ pub fn run(opts: &Args) -> anyhow::Result<()> {
         let mut new = results::figures(&m.run.name, &m.cells)
             .with_context(|| format!("the cells of {}", m.run.name))?;
         results::mark_unresolved(&m.run, &mut new, sampling.resample_seconds);
-        if m.binaries.len() == 2 {
+        if opts.full && m.run.name == "runtime" && m.binaries.len() >= 2 {
+            let pair = [m.binaries[0].1, m.binaries[1].1].map(|s| s.unwrap_or(0));
             aa_check = Some(AaCheck {
-                layouts: LAYOUTS,
-                comparison: crate::compare::layouts(&m.run, &new),
+                layouts: pair,
+                comparison: crate::compare::layouts(&m.run, &new, pair),
             });
         }
         figures.extend(new);
@@ -871,7 +894,7 @@ mod tests {
             quick: true,
             ..Args::default()
         };
-        assert_eq!((count(&Args::default()), count(&quick)), (2, 2));
+        assert_eq!((count(&Args::default()), count(&quick)), (2, 1));
         assert_eq!(count(&full), 4 + hq::Backend::all().len());
         assert_eq!(
             count(&Args {

@@ -227,6 +227,25 @@ pub struct Comparison {
     /// standard deviation of its bootstrap distribution, against the normal
     /// distribution.
     pub p: f64,
+    /// That standard deviation (of the log ratio), for [`Comparison::p_of`].
+    pub sd: f64,
+}
+
+impl Comparison {
+    /// The two-sided p-value of "the ratio is `r`" (a common shift of every
+    /// cell, say).
+    pub fn p_of(&self, r: f64) -> f64 {
+        p_value((self.ratio.estimate / r).ln(), self.sd)
+    }
+}
+
+/// The two-sided p-value of a log ratio `log` with standard deviation `sd`.
+fn p_value(log: f64, sd: f64) -> f64 {
+    match sd > 0.0 && sd.is_finite() {
+        true => 2.0 * (1.0 - Normal::standard().cdf(log.abs() / sd)),
+        false if log == 0.0 => 1.0,
+        false => 0.0,
+    }
 }
 
 /// Compares `a` with `b` (independent samples, say one cell of two runs):
@@ -246,18 +265,10 @@ pub fn compare(a: &[Vec<f64>], b: &[Vec<f64>], seed: u64) -> Comparison {
     let n = logs.len() as f64;
     let mean = logs.iter().sum::<f64>() / n;
     let sd = (logs.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
-    let p = match sd > 0.0 && sd.is_finite() {
-        true => {
-            let z = ratio.ln().abs() / sd;
-            let normal = Normal::standard();
-            2.0 * (1.0 - normal.cdf(z))
-        }
-        false if ratio == 1.0 => 1.0,
-        false => 0.0,
-    };
     Comparison {
         ratio: percentile_interval(ratio, &ratios),
-        p,
+        p: p_value(ratio.ln(), sd),
+        sd,
     }
 }
 
