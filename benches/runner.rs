@@ -334,6 +334,7 @@ impl Bench {
     /// (what `cargo xtask bench-matrix` does; see `Bench::run_rounds`),
     /// else with criterion, configured from the command line (`cargo bench`).
     pub fn run(mut self) {
+        let selection = hq::selection();
         let order = |e: &Entry| {
             let p = Piece::ALL.iter().position(|&p| p == e.piece).unwrap_or(0);
             let mut all = Workload::ALL.into_iter().chain(Workload::ENGINE);
@@ -356,10 +357,10 @@ impl Bench {
                 std::process::exit(2);
             });
             let check = self.run_rounds(rounds);
-            self.exit_on_error(self.write_meta(Some(check)));
+            self.exit_on_error(self.write_meta(selection, Some(check)));
             return;
         }
-        self.exit_on_error(self.write_meta(None));
+        self.exit_on_error(self.write_meta(selection, None));
         let mut criterion = Criterion::default().configure_from_args();
         let total = self.entries.len();
         let data = &self.data;
@@ -540,11 +541,17 @@ impl Bench {
         check
     }
 
-    fn write_meta(&self, position_check: Option<PositionCheck>) -> std::io::Result<()> {
+    /// Writes what the run measured to `HQ_BENCH_META`; `selection` is the
+    /// build's own choice, read before the rounds (which install each
+    /// facade row's plan in turn).
+    fn write_meta(
+        &self,
+        selection: hq::Selection,
+        position_check: Option<PositionCheck>,
+    ) -> std::io::Result<()> {
         let Some(path) = std::env::var_os("HQ_BENCH_META") else {
             return Ok(());
         };
-        let selection = hq::selection();
         let meta = BenchMeta {
             mode: mode_name(selection.mode).to_owned(),
             choice: ChoiceNames {

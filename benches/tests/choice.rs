@@ -76,6 +76,7 @@ fn identity_of(r: &Results) -> (Identity, impl Fn(Level) -> bool + '_) {
 /// and piece, in one column (the set-wise entry in each of its three).
 struct Cell {
     entry: Entry,
+    slider: Slider,
     what: &'static str,
     piece: &'static str,
     workload: &'static str,
@@ -103,6 +104,7 @@ fn cells(class: &ClassChoice) -> Vec<Cell> {
             let rows = vec![plan.get(entry, slider)];
             cells.push(Cell {
                 entry,
+                slider,
                 what,
                 piece,
                 workload,
@@ -126,6 +128,7 @@ fn cells(class: &ClassChoice) -> Vec<Cell> {
             };
             cells.push(Cell {
                 entry: Entry::Setwise,
+                slider,
                 what: "set-wise calls",
                 piece,
                 workload,
@@ -161,12 +164,8 @@ fn every_class_choice_is_runnable_and_sane() {
 
 /// The runtime build's backend rows of a run.
 fn backend_rows(r: &Results) -> Vec<&str> {
-    let meta = r
-        .configs
-        .iter()
-        .find(|c| c.name == "runtime")
-        .and_then(|c| c.meta.as_ref())
-        .expect("a full run has the runtime build");
+    let meta = r.meta_of("runtime");
+    let meta = meta.expect("a full run has the runtime build");
     meta.rows
         .iter()
         .filter(|row| row.kind == RowKind::Backend)
@@ -236,10 +235,7 @@ fn agrees_with_intervals(r: &Results, class: &ClassChoice) {
     let mut setwise_ties: Vec<(Slider, Vec<String>)> = Vec::new();
     for cell in cells(class) {
         let d = decision_of(&cell);
-        let slider = Slider::ALL
-            .into_iter()
-            .find(|s| s.name() == cell.piece)
-            .expect("a piece");
+        let slider = cell.slider;
         let chosen: Vec<&str> = cell.rows.iter().map(|b| b.name()).collect();
         println!(
             "choice: {} {} {} ({}): the figures choose {d}; class {} runs {}",
@@ -342,12 +338,8 @@ fn agrees_with_intervals(r: &Results, class: &ClassChoice) {
 /// its ties are the backends within 5 % of it.
 fn agrees_with_fixed_ratios(r: &Results, class: &ClassChoice) {
     let backends = backend_rows(r);
-    let meta = r
-        .configs
-        .iter()
-        .find(|c| c.name == "runtime")
-        .and_then(|c| c.meta.as_ref())
-        .expect("a full run has the runtime build");
+    let meta = r.meta_of("runtime");
+    let meta = meta.expect("a full run has the runtime build");
     let hashed = r.perft.iter().any(|p| p.is_hashed());
     let facade = meta.rows.iter().find(|row| row.kind == RowKind::Facade);
     let facade = facade.map(|row| row.name.as_str());
@@ -421,10 +413,7 @@ fn agrees_with_fixed_ratios(r: &Results, class: &ClassChoice) {
             cell.workload,
         );
         // Ties: the backends within 5 % of the class's, both ways.
-        let slider = Slider::ALL
-            .into_iter()
-            .find(|s| s.name() == cell.piece)
-            .expect("a piece");
+        let slider = cell.slider;
         let [own] = cell.rows[..] else { continue };
         let Some(own_figure) = figure(own.name()) else {
             continue;
@@ -679,15 +668,11 @@ fn a_tie_goes_to_the_smaller_table_and_a_clear_win_to_the_winner() {
     assert!(latency.decided_by.is_some());
     // Single lookups: the hash perft decides (pext), before the engine loop
     // (which alone would choose avx512).
+    let decided_by =
+        |d: &Decision, level: &str| d.decided_by.as_deref().is_some_and(|by| by.contains(level));
     let single = of("single");
     assert_eq!(single.chosen, "pext", "{single}");
-    assert!(
-        single
-            .decided_by
-            .as_deref()
-            .is_some_and(|d| d.contains("hash perft")),
-        "{single}"
-    );
+    assert!(decided_by(single, "hash perft"), "{single}");
     // Without a hash perft separating them, the engine loop decides.
     for p in &mut r.perft {
         p.per_process = samples(0.10, 0.03, phase(&p.row));
@@ -698,11 +683,5 @@ fn a_tie_goes_to_the_smaller_table_and_a_clear_win_to_the_winner() {
         .expect("a decision")
         .decision;
     assert_eq!(single.chosen, "avx512", "{single}");
-    assert!(
-        single
-            .decided_by
-            .as_deref()
-            .is_some_and(|d| d.contains("engine")),
-        "{single}"
-    );
+    assert!(decided_by(&single, "engine"), "{single}");
 }

@@ -35,8 +35,8 @@ pub struct Args {
 const AARCH64: &str = "aarch64-unknown-linux-gnu";
 /// The bench matrix's tooling, left out of the cross tests: no engine
 /// links it, its tests are of data and reports, not of the target, and
-/// its build (the bench loops of every row, the report's dependencies) was
-/// a third of the aarch64 test build. The host runs its tests; the bench
+/// its build (the bench loops of every row, the report's dependencies)
+/// weighs on the cross builds. The host runs its tests; the bench
 /// library's aarch64 build is checked by clippy.
 const TOOLING: &str = "--exclude hq-benches --exclude hq-bench-format --exclude hq-bench-stats \
                        --exclude hq-bench-matrix";

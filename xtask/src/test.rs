@@ -93,8 +93,7 @@ fn workspace_tests() -> anyhow::Result<()> {
 /// The facade's tests in the build of each backend this CPU runs forced
 /// alone: among them, that the plan it selects is accepted again.
 /// Unoptimised: they test which backend runs and what is said, not speed,
-/// and run in a second; optimised, the twelve builds took 209 s of CI (15 s
-/// each, 5 s unoptimised; Intel Xeon).
+/// and run in a second, where optimising twelve builds cost minutes of CI.
 fn each_forced_build() -> anyhow::Result<()> {
     let sh = crate::sh()?;
     for b in Backend::all() {

@@ -131,12 +131,7 @@ struct Bar {
 /// choice (the backend row its plan runs there), the best backend row and
 /// the best peer row, each with its interval.
 fn choice_bars(r: &Results, piece: &str, workload: &str, entry: hq::Entry) -> Vec<Bar> {
-    let Some(meta) = r
-        .configs
-        .iter()
-        .find(|c| c.name == "runtime")
-        .and_then(|c| c.meta.as_ref())
-    else {
+    let Some(meta) = r.meta_of("runtime") else {
         return Vec::new();
     };
     let plan: Option<hq::Plan> = meta.plan.as_deref().and_then(|p| p.parse().ok());

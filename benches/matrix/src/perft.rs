@@ -20,7 +20,7 @@
 
 use crate::CARGO;
 use crate::process::{self, Seeds, Start};
-use crate::run::{Clock, Sampling, build, build_env, percent, significant};
+use crate::run::{Clock, Sampling, build, build_env, significant};
 use anyhow::{Context, ensure};
 use hq_bench_format::{PerftBuild, PerftFigure, ProcessRecord, ProcessSamples};
 use hq_bench_stats::{RESOLVED_HALF_WIDTH, bootstrap, seed_of};
@@ -154,18 +154,7 @@ fn run_process(
     .context("the perft stage failed")?;
     record.huge_pages = huge_pages;
     let added = record.excluded.is_none();
-    println!(
-        "[perft {} {}] {:.1} s, steal {}, hash table on huge pages {}{}",
-        m.config,
-        id + 1,
-        record.seconds,
-        percent(record.steal),
-        percent(record.huge_pages),
-        record
-            .excluded
-            .as_deref()
-            .map_or(String::new(), |why| format!(", left out: {why}"))
-    );
+    println!("[perft {} {}] {}", m.config, id + 1, record.summary());
     m.processes.push(record);
     if added {
         let mut mine: BTreeMap<(String, String, u32), (u64, Vec<f64>)> = BTreeMap::new();

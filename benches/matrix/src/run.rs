@@ -243,8 +243,8 @@ pub(crate) fn build_env<'a>(cmd: Cmd<'a>, rustflags: &str) -> Cmd<'a> {
     // v0 symbol names keep the generic parameters, so the assembly check can
     // tell which row a workload function belongs to (no effect on code).
     let rustflags = format!("{rustflags} -C symbol-mangling-version=v0");
-    // No line tables: 15 % of the build (Intel Xeon), and nothing here
-    // reads them (the assembly check reads the symbols).
+    // No line tables: they lengthen every build, and nothing here reads
+    // them (the assembly check reads the symbols).
     cmd.env("CARGO_TARGET_DIR", target.join(dir))
         .env("RUSTFLAGS", rustflags.trim_start())
         .env("CARGO_PROFILE_BENCH_DEBUG", "false")
@@ -349,9 +349,9 @@ fn build_command<'a>(sh: &'a Shell, run: &ConfigRun, extras: Extras, quick: bool
 /// (LLD's `--shuffle-sections`, the link-order randomisation of
 /// Stabilizer; only the bench target is compiled again). Copied aside,
 /// `(path, seed)`; processes take them in turn. One process is one sample
-/// of layout, and a backend's lead must hold over several: on the Intel
-/// Xeon one link order of the same code ran chess's magic lookups at
-/// 15-150 M queens/s, two others at 330-390.
+/// of layout, and a backend's lead must hold over several: link orders of
+/// the same code have moved a peer's rows several times over (the commit
+/// that added layouts gives the figures).
 fn layouts(
     sh: &Shell,
     run: &ConfigRun,
@@ -462,16 +462,7 @@ fn run_process(
     record.huge_pages = meta.huge_pages;
     record.position_check = meta.position_check.clone();
     let added = record.excluded.is_none();
-    println!(
-        "{stage} process {id}: {:.1} s, steal {}, huge pages {}{}",
-        record.seconds,
-        percent(record.steal),
-        percent(record.huge_pages),
-        record
-            .excluded
-            .as_deref()
-            .map_or(String::new(), |why| format!(", left out: {why}"))
-    );
+    println!("{stage} process {id}: {}", record.summary());
     m.run.run_seconds += record.seconds;
     m.run.processes.push(record);
     if m.run.meta.is_none() {
@@ -486,11 +477,6 @@ fn run_process(
         }
     }
     Ok(added)
-}
-
-/// `12.3 %`, or `unknown`.
-pub(crate) fn percent(share: Option<f64>) -> String {
-    share.map_or("unknown".into(), |s| format!("{:.1} %", s * 100.0))
 }
 
 /// Now, UTC, RFC 3339.
