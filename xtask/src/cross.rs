@@ -6,8 +6,8 @@
 //!   CPU has NEON, so the `neon` backend runs the shared and perft suites;
 //!   `hq-info`'s CLI test runs its binary through it too (`HQ_TEST_RUNNER`).
 //! * **wasm32-wasip1**: the workspace tests under Node's WASI
-//!   (`xtask/wasi-run.mjs`), portable and, for the crates whose code changes
-//!   with it, `+simd128` (wasm has no run-time detection). Not `hq-info` (its
+//!   (`xtask/wasi-run.mjs`) with `+simd128`, and without it the crates whose
+//!   code changes with it (wasm has no run-time detection). Not `hq-info` (its
 //!   CLI test starts processes) nor `xtask`. `#[should_panic]` tests show as
 //!   ignored: wasm32 aborts on panic.
 //! * **wasm32-unknown-unknown** (browsers): clippy of the libraries, portable
@@ -150,15 +150,16 @@ fn aarch64(sh: &Shell) -> Result<()> {
 fn wasi(sh: &Shell) -> Result<()> {
     let runner = sh.current_dir().join("xtask/wasi-run.mjs");
     let runner = format!("node {}", runner.display());
-    // hq-chess runs in the `+simd128` build only: its code is the same in
-    // both, and the portable facade it would pick is tested by hq-attacks
-    // here (its wasm build and suite cost about a minute per run). The host
-    // tools (hq-info, xtask) read files and run cargo: not wasm programs;
-    // nor is the bench matrix's tooling ([`TOOLING`]).
-    let portable =
-        format!("--workspace --exclude hq-info --exclude xtask --exclude hq-chess {TOOLING}");
-    let portable = portable.as_str();
-    let simd = test(sh, WASI, "-p hq-simd -p hq-attacks -p hq-chess", &runner);
+    // Every crate runs in the `+simd128` build; the portable build runs the
+    // crates whose code changes without it (the levels in hq-core, the class
+    // table in hq-plan, the simd128 backend in hq-simd, the facade's choice
+    // in hq-attacks): the others' code is the same in both, and a second
+    // wasm build of their suites cost minutes of CI. The host tools
+    // (hq-info, xtask) read files and run cargo: not wasm programs; nor is
+    // the bench matrix's tooling ([`TOOLING`]).
+    let portable = "-p hq-attacks-core -p hq-plan -p hq-simd -p hq-attacks";
+    let every = format!("--workspace --exclude hq-info --exclude xtask {TOOLING}");
+    let simd = test(sh, WASI, &every, &runner);
     let steps = vec![
         ("test", test(sh, WASI, portable, &runner)),
         ("test +simd128", simd128(simd, WASI)),

@@ -30,6 +30,10 @@ pub struct Args {
     /// Seconds per emulated run.
     #[arg(long, default_value_t = 900)]
     pub timeout: u32,
+    /// Leave out the runs on the emulated AVX-512 CPU where this machine
+    /// runs AVX-512 natively: the workspace tests ran that code here.
+    #[arg(long)]
+    pub skip_native: bool,
 }
 
 /// The runs, as `cpu package/target [arguments]: what it shows` (target: a
@@ -67,8 +71,20 @@ pub fn run(args: &Args) -> Result<()> {
         return Ok(());
     }
 
+    let native = args.skip_native && hq::cpu::Level::X86V4.is_detected();
+    let runs: Vec<&'static str> = RUNS
+        .iter()
+        .copied()
+        .filter(|row| !(native && row.starts_with(AVX512_CPU)))
+        .collect();
+    if native {
+        println!(
+            "emu-test: SKIPPED the {AVX512_CPU} runs: this CPU runs AVX-512 natively, and the \
+             workspace tests ran that code on it"
+        );
+    }
     let started = Instant::now();
-    let executables = build()?;
+    let executables = build(&runs)?;
     let (built, elapsed) = (executables.len(), started.elapsed());
     println!("emu-test: built {built} test binaries in {elapsed:.0?}");
 
@@ -113,8 +129,8 @@ pub fn run(args: &Args) -> Result<()> {
     // The first run alone: on a machine's first use the harness installs its
     // host packages with apt-get, and two runs doing that at once fail on
     // dpkg's lock (7 of 8 runs failed so in a fresh-clone CI run).
-    let mut results = vec![run_one(RUNS[0])?];
-    let rest: Result<Vec<_>> = RUNS[1..].par_iter().map(|r| run_one(r)).collect();
+    let mut results = vec![run_one(runs[0])?];
+    let rest: Result<Vec<_>> = runs[1..].par_iter().map(|r| run_one(r)).collect();
     results.extend(rest?);
 
     let at_once = rayon::current_num_threads();
@@ -139,13 +155,20 @@ pub fn run(args: &Args) -> Result<()> {
     Ok(())
 }
 
-/// Builds the static test binaries (of the packages in [`RUNS`]); returns
+/// Builds the static test binaries (of the packages of `runs`); returns
 /// `package/target` -> executable.
-fn build() -> Result<BTreeMap<String, Utf8PathBuf>> {
+fn build(runs: &[&str]) -> Result<BTreeMap<String, Utf8PathBuf>> {
     let sh = crate::sh()?;
     let root = sh.current_dir();
+    let mut packages: Vec<&str> = runs
+        .iter()
+        .filter_map(|row| row.split_whitespace().nth(1)?.split('/').next())
+        .collect();
+    packages.sort_unstable();
+    packages.dedup();
+    let packages: Vec<&str> = packages.iter().flat_map(|&p| ["-p", p]).collect();
     // Whether the build succeeded is the `build-finished` message's, below.
-    let stdout = cmd!(sh, "{CARGO} test --release --no-run --message-format=json --target x86_64-unknown-linux-gnu -p hq-simd -p hq-xop -p hq-mailbox -p hq-info")
+    let stdout = cmd!(sh, "{CARGO} test --release --no-run --message-format=json --target x86_64-unknown-linux-gnu {packages...}")
         .env("RUSTFLAGS", "-C target-feature=+crt-static")
         .env("CARGO_TARGET_DIR", root.join("target/emu"))
         .ignore_status()

@@ -12,9 +12,15 @@ use xshell::cmd;
 /// builds (no `std` to link at all); and the `std` facade's tests natively,
 /// where x86-64-v4 fixes the single lookups at compile time
 /// (`hq::STATIC_SINGLES`), a path no other step compiles.
+///
+/// The tests are unoptimised: they check the choice a build makes and a
+/// sample against the oracle in well under a second, where optimising
+/// their four builds cost over a minute of CI. The bare-metal builds keep
+/// both profiles.
 pub fn no_std() -> anyhow::Result<()> {
     let sh = crate::sh()?;
-    let test = "test -p hq-attacks --no-default-features --test no_std -- --nocapture";
+    let test = "test -p hq-attacks --no-default-features --test no_std \
+                --config profile.test.opt-level=0 -- --nocapture";
     sh.set_var("CARGO_TARGET_DIR", "target/no-std");
     cargo(&sh, test).run()?;
     let bare = format!("{}-unknown-none", std::env::consts::ARCH);
@@ -31,7 +37,8 @@ pub fn no_std() -> anyhow::Result<()> {
     sh.set_var("RUSTFLAGS", "-C target-cpu=native");
     cargo(&sh, test).run()?;
     let std_tests = "--test facade --test switching --test plan --test first_use";
-    let std_tests = format!("test -p hq-attacks {std_tests} -- --nocapture");
+    let std_tests =
+        format!("test -p hq-attacks {std_tests} --config profile.test.opt-level=0 -- --nocapture");
     cargo(&sh, &std_tests).run()?;
     Ok(())
 }

@@ -13,7 +13,7 @@ use std::time::Instant;
 use xshell::{Cmd, Shell, cmd};
 
 /// Seconds per fuzz target.
-const FUZZ_SECONDS: u64 = 30;
+const FUZZ_SECONDS: u64 = 20;
 
 /// Why `cargo +nightly <tool> --version` does not run here, if it does not.
 fn missing(sh: &Shell, tool: &str, install: &str) -> Option<String> {

@@ -309,6 +309,19 @@ fn with_perft(cmd: Cmd<'_>, board_options: bool, bench_defaults: bool) -> Cmd<'_
     }
 }
 
+/// The quick run's crates built at a lower optimisation, as
+/// `<package>.opt-level=<n>`: the perft example's crate, and the third-party
+/// crates no row times (the criterion driver, the tests' and the command
+/// lines' crates).
+const QUICK_UNOPTIMISED: [&str; 6] = [
+    "hq-chess.opt-level=1",
+    "criterion.opt-level=0",
+    "proptest.opt-level=0",
+    "clap_builder.opt-level=0",
+    "regex-syntax.opt-level=0",
+    "regex-automata.opt-level=0",
+];
+
 /// The `cargo build` of `run`'s bench binary, with `extras`.
 fn build_command<'a>(sh: &'a Shell, run: &ConfigRun, extras: Extras, quick: bool) -> Cmd<'a> {
     let args = &run.cargo_args;
@@ -327,9 +340,12 @@ fn build_command<'a>(sh: &'a Shell, run: &ConfigRun, extras: Extras, quick: bool
     }
     if quick {
         // A pipeline check: the perft example's dozens of perft copies
-        // optimised took 224 s of the quick run's 369 (CI, Zen 4); the bench
-        // binary stays optimised, for its assembly check.
-        cmd = cmd.args(["--config", "profile.bench.package.hq-chess.opt-level=1"]);
+        // optimised took 224 s of the quick run's 369 (CI, Zen 4), and the
+        // crates no row times need no optimising; the bench binary's rows
+        // stay optimised, for its assembly check.
+        for package in QUICK_UNOPTIMISED {
+            cmd = cmd.args(["--config", &format!("profile.bench.package.{package}")]);
+        }
     }
     let mut cmd = build_env(cmd, &run.rustflags);
     let dir = crate::workspace_root().join("target/bench-matrix-build");

@@ -4,7 +4,7 @@
 //! A CPU belongs to the first class in [`CLASSES`] whose vendor, family and
 //! instruction-set level it has. The rows marked *measured* come from full
 //! `cargo xtask bench-matrix` runs committed under
-//! `benches/results/<cpu-id>/` (`benches/tests/choice.rs` checks each
+//! `benches/results/<cpu-id>/` (`benches/format/tests/choice.rs` checks each
 //! against its runs); the others are fallbacks for CPUs no run has
 //! measured, and say what they are inferred from.
 
@@ -37,7 +37,7 @@ pub struct ClassChoice {
     pub measured_on: &'static [&'static str],
     /// The cells whose committed figures could not separate the plan's
     /// backend from others: where a calibration finds one of those faster,
-    /// the plan's backend stays (`benches/tests/choice.rs` checks the list
+    /// the plan's backend stays (`benches/format/tests/choice.rs` checks the list
     /// against the committed runs).
     pub ties: &'static [Tie],
 }

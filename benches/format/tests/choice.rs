@@ -28,7 +28,7 @@ use std::path::Path;
 
 /// The committed full runs.
 fn committed_runs() -> Vec<Results> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("results");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../results");
     hq_bench_format::committed_runs(&dir).unwrap_or_else(|e| panic!("{e}"))
 }
 
