@@ -323,9 +323,18 @@ const QUICK_UNOPTIMISED: [&str; 6] = [
 ];
 
 /// The `cargo build` of `run`'s bench binary, with `extras`.
-fn build_command<'a>(sh: &'a Shell, run: &ConfigRun, extras: Extras, quick: bool) -> Cmd<'a> {
+fn build_command<'a>(
+    sh: &'a Shell,
+    run: &ConfigRun,
+    extras: Extras,
+    quick: bool,
+    linker: Option<&str>,
+) -> Cmd<'a> {
     let args = &run.cargo_args;
     let mut cmd = cmd!(sh, "{CARGO} build --profile bench -p hq-benches {args...}");
+    if let Some(linker) = linker {
+        cmd = cmd.args(["--config", linker]);
+    }
     let bench_defaults = !args.iter().any(|a| a == "--no-default-features");
     match extras {
         Extras::None => {}
@@ -360,40 +369,80 @@ fn build_command<'a>(sh: &'a Shell, run: &ConfigRun, extras: Extras, quick: bool
     cmd
 }
 
+/// The linker every build links with where layouts are taken ([`layouts`]):
+/// `cc` as rustc runs it (LLD, the default on x86-64 Linux), given
+/// `--shuffle-sections` when `HQ_LINK_SHUFFLE` names a seed.
+const LINK_IN_ORDER: &str = "#!/bin/sh
+# The bench matrix's linker: cc, as rustc runs it, with the input sections
+# in the order of HQ_LINK_SHUFFLE where that names a seed (LLD).
+if [ -n \"$HQ_LINK_SHUFFLE\" ]; then
+  exec cc \"$@\" \"-Wl,--shuffle-sections=*=$HQ_LINK_SHUFFLE\"
+fi
+exec cc \"$@\"
+";
+
+/// Writes [`LINK_IN_ORDER`] into `dir` where this host can take layouts
+/// (x86-64 Linux, whose Rust links with LLD); the `--config` that makes
+/// every build link with it, or `None`.
+fn link_in_order(dir: &Path) -> anyhow::Result<Option<String>> {
+    if !cfg!(all(target_arch = "x86_64", target_os = "linux")) {
+        return Ok(None);
+    }
+    std::fs::create_dir_all(dir)?;
+    let path = dir.join("link-in-order.sh");
+    std::fs::write(&path, LINK_IN_ORDER)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))?;
+    }
+    let triple = "x86_64-unknown-linux-gnu";
+    Ok(Some(format!(
+        "target.{triple}.linker=\"{}\"",
+        path.display()
+    )))
+}
+
 /// The code layouts of a bench binary: its build's own link order (layout
 /// seed 0), and the same objects linked again in the orders of other seeds
-/// (LLD's `--shuffle-sections`, the link-order randomisation of
-/// Stabilizer; only the bench target is compiled again). Copied aside,
-/// `(path, seed)`; processes take them in turn. One process is one sample
-/// of layout, and a backend's lead must hold over several: link orders of
-/// the same code have moved a peer's rows several times over (the commit
-/// that added layouts gives the figures).
+/// (LLD's `--shuffle-sections` through [`LINK_IN_ORDER`], the link-order
+/// randomisation of Stabilizer): `rebuild` runs the build's own command
+/// again after the bench's source is touched, so that only the bench
+/// target is compiled and linked again, with every feature as before.
+/// Copied aside, `(path, seed)`; processes take them in turn. One process
+/// is one sample of layout, and a backend's lead must hold over several:
+/// link orders of the same code have moved a peer's rows several times
+/// over (the commit that added layouts gives the figures).
 fn layouts(
-    sh: &Shell,
     run: &ConfigRun,
     bench: &str,
     built: &Path,
     seeds: &[u64],
     dir: &Path,
+    rebuild: impl Fn(u64) -> anyhow::Result<Executables>,
 ) -> anyhow::Result<Vec<(PathBuf, Option<u64>)>> {
-    sh.create_dir(dir)?;
+    std::fs::create_dir_all(dir)?;
     let aside = |exe: &Path, seed: u64| -> anyhow::Result<PathBuf> {
         let copy = dir.join(format!("{}-{bench}-layout-{seed:x}", run.name));
         std::fs::copy(exe, &copy).with_context(|| format!("cannot copy {}", exe.display()))?;
         Ok(copy)
     };
+    let source = crate::workspace_root().join(format!("benches/benches/{bench}.rs"));
+    let touch = || -> anyhow::Result<()> {
+        let file = std::fs::File::options().append(true).open(&source)?;
+        file.set_modified(std::time::SystemTime::now())?;
+        Ok(())
+    };
     let mut out = vec![(aside(built, 0)?, Some(0))];
     for &seed in seeds {
-        let args = &run.cargo_args;
-        let link = format!("link-arg=-Wl,--shuffle-sections=*={seed}");
-        let cmd = cmd!(
-            sh,
-            "{CARGO} rustc --profile bench -p hq-benches {args...} -- -C {link}"
-        );
-        let exes = build(build_env(cmd, &run.rustflags), "a layout")?;
+        touch().with_context(|| format!("cannot touch {}", source.display()))?;
+        let exes = rebuild(seed)?;
         let exe = exes.get(bench).context("the relink made no bench binary")?;
         out.push((aside(exe, seed)?, Some(seed)));
     }
+    // The build's own order back in place: a later build finds it fresh.
+    touch()?;
+    rebuild(0)?;
     Ok(out)
 }
 
@@ -610,6 +659,12 @@ pub fn run(opts: &Args) -> anyhow::Result<()> {
     let perft_wanted = !opts.no_perft;
     let calibration_wanted = !opts.no_calibration;
 
+    // Every build links through the layouts' linker where layouts are taken
+    // (the same linker for every build: none is linked again for it).
+    let linker = match sampling.layouts > 1 {
+        true => link_in_order(&root.join("target/bench-matrix"))?,
+        false => None,
+    };
     // Build: one cargo build per configuration, the runtime build also
     // making the perft example and hq-info, the native build the example.
     let (mut measuring, mut skipped) = (Vec::new(), Vec::new());
@@ -634,7 +689,7 @@ pub fn run(opts: &Args) -> anyhow::Result<()> {
             },
             _ => Extras::None,
         };
-        let cmd = build_command(&sh, &run, extras, opts.quick);
+        let cmd = build_command(&sh, &run, extras, opts.quick, linker.as_deref());
         println!(
             "\n{stage} {:.0} s elapsed: {}",
             started.elapsed().as_secs_f64(),
@@ -674,11 +729,19 @@ pub fn run(opts: &Args) -> anyhow::Result<()> {
         // Fat LTO links the whole program again: one layout.
         let lto = run.cargo_args.iter().any(|a| a.contains("lto"));
         let binaries = match sampling.layouts {
-            n if n > 1 && !lto => {
+            n if n > 1 && !lto && linker.is_some() => {
                 let since = Instant::now();
                 let dir = root.join("target/bench-matrix/layouts");
                 let seeds: Vec<u64> = (1..n).map(|_| seeds.next() % 1_000_000 + 1).collect();
-                let out = layouts(&sh, &run, &bench, &exe, &seeds, &dir)?;
+                let rebuild = |seed: u64| {
+                    let cmd = build_command(&sh, &run, extras, opts.quick, linker.as_deref());
+                    let cmd = match seed {
+                        0 => cmd.env_remove("HQ_LINK_SHUFFLE"),
+                        seed => cmd.env("HQ_LINK_SHUFFLE", seed.to_string()),
+                    };
+                    build(cmd, "a layout")
+                };
+                let out = layouts(&run, &bench, &exe, &seeds, &dir, rebuild)?;
                 clock.done(&format!("link {} layouts of {}", n, run.name), since);
                 out
             }
