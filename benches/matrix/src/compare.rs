@@ -274,4 +274,62 @@ mod tests {
         );
         assert!(c.different_unshifted > 40, "{c:?}");
     }
+
+    /// The A/A check, small: a run whose processes took two layouts in
+    /// turn, where one cell's code lands badly in the second layout. The
+    /// check calls that cell different and no other.
+    #[test]
+    fn the_a_a_check_finds_a_layout_effect_and_nothing_else() {
+        use hq_bench_format::{ProcessRecord, ProcessSamples};
+        let run = ConfigRun {
+            name: "runtime".to_owned(),
+            processes: (0..8)
+                .map(|id| ProcessRecord {
+                    id,
+                    layout: Some(if id % 2 == 0 { 0 } else { 7 }),
+                    ..ProcessRecord::default()
+                })
+                .collect(),
+            ..ConfigRun::default()
+        };
+        let figure = |row: &str, slow_in_second: f64| {
+            let p = pair(row, 100.0, 100.0);
+            let per_process = (0..8u32)
+                .map(|id| {
+                    let side = if id % 2 == 0 { &p.a } else { &p.b };
+                    let factor = if id % 2 == 0 { 1.0 } else { slow_in_second };
+                    // ns per iteration of 4096 lookups at these speeds (M/s).
+                    let ns = side[id as usize / 2]
+                        .iter()
+                        .map(|speed| 4096.0 / (speed / factor) * 1e3)
+                        .collect();
+                    ProcessSamples(id, ns)
+                })
+                .collect();
+            Figure {
+                config: "runtime".into(),
+                row: row.into(),
+                piece: "queen".into(),
+                workload: "throughput".into(),
+                lookups_per_iter: 4096,
+                samples: 24,
+                ns_per_iter: 0.0,
+                ns_per_iter_median: 0.0,
+                mlookups_per_s: 100.0,
+                ns_per_lookup: 0.0,
+                ratio_to_pext: None,
+                spread: 0.0,
+                interval: None,
+                ratio_interval: None,
+                unresolved: None,
+                per_process,
+            }
+        };
+        let mut figures: Vec<Figure> = (0..30).map(|i| figure(&format!("row{i}"), 1.0)).collect();
+        figures.push(figure("unlucky", 1.4));
+        let c = layouts(&run, &figures, [0, 7]);
+        assert_eq!(c.cells, 31);
+        assert_eq!(c.different, 1, "{c:?}");
+        assert!(c.flagged[0].0.contains("unlucky"), "{c:?}");
+    }
 }

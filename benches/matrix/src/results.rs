@@ -280,3 +280,89 @@ pub fn check_outputs(dir: &Path) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hq_bench_format::{BenchMeta, ChoiceNames, RowMeta};
+
+    /// The runtime build with two backend rows.
+    fn runtime() -> ConfigRun {
+        let row = |name: &str| RowMeta {
+            name: name.to_owned(),
+            label: String::new(),
+            kind: RowKind::Backend,
+        };
+        ConfigRun {
+            name: "runtime".to_owned(),
+            meta: Some(BenchMeta {
+                mode: "run-time".to_owned(),
+                choice: ChoiceNames {
+                    single: "pext".to_owned(),
+                    batch: "pext".to_owned(),
+                    setwise: "pext".to_owned(),
+                    setwise_loop: 0,
+                },
+                class: "test".to_owned(),
+                inputs: 4096,
+                checked_cases: 1,
+                rows: vec![row("pext"), row("avx512")],
+                skipped: Vec::new(),
+                position_check: None,
+                plan: None,
+                huge_pages: None,
+                seed: None,
+            }),
+            ..ConfigRun::default()
+        }
+    }
+
+    /// Six processes of four rounds, each process's rounds around its level.
+    fn samples(levels: [f64; 6]) -> Vec<ProcessSamples> {
+        (0..6)
+            .map(|p| {
+                let rounds = (0..4)
+                    .map(|r| levels[p] * (1.0 + 0.002 * f64::from(r)))
+                    .collect();
+                ProcessSamples(p as u32, rounds)
+            })
+            .collect()
+    }
+
+    /// A deciding cell whose processes fall in two modes 12 % apart (two
+    /// code layouts, say) stays wider than ±3 %: it is sampled further and
+    /// then marked unresolved, with the reason; a steady one, and a row no
+    /// decision reads (a backend far behind its column's best), are not.
+    #[test]
+    fn a_wide_deciding_cell_is_sampled_further_then_marked_unresolved() {
+        let run = runtime();
+        let bimodal = [4000.0, 4480.0, 4000.0, 4480.0, 4000.0, 4480.0];
+        let cells: BTreeMap<String, (u64, Vec<ProcessSamples>)> = [
+            ("queen/throughput/pext", samples(bimodal)),
+            ("queen/throughput/avx512", samples([8000.0; 6])),
+            ("queen/batch/pext", samples([4000.0; 6])),
+            ("queen/batch/avx512", samples(bimodal.map(|x| x * 3.0))),
+        ]
+        .into_iter()
+        .map(|(c, s)| (c.to_owned(), (4096, s)))
+        .collect();
+        let wide = wide_deciding_cells(&run, &cells);
+        assert_eq!(wide, ["queen/throughput/pext"], "{wide:?}");
+        let mut figures = figures("runtime", &cells).unwrap();
+        mark_unresolved(&run, &mut figures, 40.0);
+        let why = |row: &str, workload: &str| {
+            let f = figures
+                .iter()
+                .find(|f| f.row == row && f.workload == workload);
+            f.and_then(|f| f.unresolved.clone())
+        };
+        let reason = why("pext", "throughput").expect("unresolved");
+        assert!(
+            reason.starts_with('±') && reason.contains("40 s"),
+            "{reason}"
+        );
+        assert_eq!(why("avx512", "throughput"), None);
+        // A third as fast as the column's best: no decision reads it.
+        assert_eq!(why("avx512", "batch"), None);
+    }
+}
