@@ -480,15 +480,23 @@ const FREE_FUNCTIONS_NOT_HELD: (&str, &str) = (
     "perft compiled for the x86-64 baseline: no POPCNT in its counts",
 );
 
+/// The share of the best backend's hash perft the free functions must keep
+/// (the earlier method's fixed ratio, now the bound their interval must
+/// reach): what the route's check per lookup may cost.
+const FREE_FUNCTIONS_ALLOWANCE: f64 = 0.97;
+
 /// The hash perft (`startpos hash`, `kiwipete hash`) of every committed run
 /// that has it: in each build that ran it, `auto` (the run's class's plan,
 /// in a job) must keep up with the best backend row; so must the free
 /// functions where the perft around them is compiled for the jobs' level or
 /// the CPU (the `x86-64-v3` and `native` builds), as an engine is built.
-/// "Keep up": with samples, the best row does not clear it (the interval of
-/// their paired ratio holds 1 or less); in the earlier runs, 0.97x. The
-/// default build's free functions are printed, not held
-/// ([`FREE_FUNCTIONS_NOT_HELD`]).
+/// "Keep up", for `auto` (the choice itself): with samples, the best row
+/// does not clear it (the interval of their paired ratio holds 1 or more);
+/// in the earlier runs, 0.97x. The free functions add the route's check of
+/// the installed choice to every lookup, so they are held to the earlier
+/// runs' allowance, [`FREE_FUNCTIONS_ALLOWANCE`]: with samples, their
+/// interval must reach it. The default build's free functions are printed,
+/// not held ([`FREE_FUNCTIONS_NOT_HELD`]).
 #[test]
 fn the_hash_perft_decides_and_the_choice_leads_it() {
     let runs = committed_runs();
@@ -526,19 +534,26 @@ fn the_hash_perft_decides_and_the_choice_leads_it() {
                     continue;
                 }
                 checked += 1;
+                let bound = match row {
+                    "auto" => 1.0,
+                    _ => FREE_FUNCTIONS_ALLOWANCE,
+                };
                 match paired {
                     Some(i) => assert!(
-                        !i.below(1.0),
-                        "{}: in the {config} build's {position} perft, {best} clears {row}: \
-                         their paired ratio is {:.3} ({:.3}-{:.3}): the class's single lookups \
-                         should follow the hash perft",
+                        !i.below(bound),
+                        "{}: in the {config} build's {position} perft, {row} runs below {bound}x \
+                         {best}: their paired ratio is {:.3} ({:.3}-{:.3}){}",
                         r.cpu.id,
                         i.estimate,
                         i.low,
-                        i.high
+                        i.high,
+                        match row {
+                            "auto" => ": the class's single lookups should follow the hash perft",
+                            _ => ": the route's check of the installed choice costs too much",
+                        }
                     ),
                     None => assert!(
-                        ratio >= 0.97,
+                        ratio >= FREE_FUNCTIONS_ALLOWANCE,
                         "{}: in the {config} build's {position} perft, {row} ran {mnps:.0} M \
                          nodes/s, below 0.97x {best}'s {best_mnps:.0}: the class's single \
                          lookups should follow the hash perft",
