@@ -488,12 +488,22 @@ pub struct AaCheck {
     pub comparison: Comparison,
 }
 
+/// The fewest processes a side of a [`Comparison`] needs for a cell to be
+/// compared.
+pub const MIN_PROCESSES_COMPARED: usize = 2;
+
 /// Two sets of samples of the same cells compared (two runs, or two
 /// layouts of one run), cell by cell.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Comparison {
-    /// Cells compared (those with samples on both sides).
+    /// Cells compared (those with samples of at least
+    /// [`MIN_PROCESSES_COMPARED`] processes on both sides).
     pub cells: usize,
+    /// Cells on both sides left out for fewer processes than that on a
+    /// side (perft rows pruned after a build's first process): one process
+    /// is one sample of layout and moment, nothing to test a difference by.
+    #[serde(default)]
+    pub left_out: usize,
     /// The machine's common shift: the median over cells of the first
     /// side's figure over the second's (1.0: no shift). A shared machine
     /// runs faster or slower for minutes at a time, every cell alike.

@@ -16,7 +16,7 @@
 
 use crate::report::table;
 use anyhow::ensure;
-use hq_bench_format::{Comparison, ConfigRun, Figure, Interval, Results};
+use hq_bench_format::{Comparison, ConfigRun, Figure, Interval, MIN_PROCESSES_COMPARED, Results};
 use hq_bench_stats::{FALSE_DISCOVERY_RATE, benjamini_hochberg, compare, median, seed_of};
 use std::path::Path;
 
@@ -43,9 +43,11 @@ fn speeds(f: &Figure, keep: impl Fn(u32) -> bool) -> Vec<Vec<f64>> {
 
 /// Compares every pair.
 pub fn cells(pairs: Vec<Pair>) -> Comparison {
+    let enough = |p: &Pair| p.a.len().min(p.b.len()) >= MIN_PROCESSES_COMPARED;
+    let left_out = pairs.iter().filter(|p| !enough(p)).count();
     let compared: Vec<(String, hq_bench_stats::Comparison, [f64; 2])> = pairs
         .into_iter()
-        .filter(|p| !p.a.is_empty() && !p.b.is_empty())
+        .filter(enough)
         .map(|p| {
             let c = compare(&p.a, &p.b, seed_of(&p.key));
             (p.key, c, p.half_widths)
@@ -76,6 +78,7 @@ pub fn cells(pairs: Vec<Pair>) -> Comparison {
         .collect();
     Comparison {
         cells: compared.len(),
+        left_out,
         shift,
         different: flagged.len(),
         different_unshifted: unshifted.iter().filter(|&&d| d).count(),
@@ -151,13 +154,21 @@ pub fn runs(a: &Results, b: &Results) -> Comparison {
 pub fn markdown(title: &str, c: &Comparison) -> String {
     let share = |n: usize| 100.0 * n as f64 / c.cells.max(1) as f64;
     let mut md = format!(
-        "{title}: {} cells with samples on both sides. The machine's common shift (the median \
+        "{title}: {} cells with samples of at least {MIN_PROCESSES_COMPARED} processes on both \
+         sides{}. The machine's common shift (the median \
          ratio over the cells): {:.3}. **{} cells called different** from it ({:.1} %), the false \
          discovery rate held at 5 % (Benjamini-Hochberg over every cell's p-value); a plain 5 % \
          test per cell would call {} ({:.1} %), where chance alone gives about {:.0} even if \
          nothing differed. Against a ratio of 1 instead of the shift: {} ({:.1} %). The median \
          interval half-width of the cells: ±{:.1} %.",
         c.cells,
+        match c.left_out {
+            0 => String::new(),
+            n => format!(
+                " ({n} more left out with fewer on a side: rows pruned after a build's first \
+                 process, one sample of layout and moment)"
+            ),
+        },
         c.shift,
         c.different,
         share(c.different),
@@ -273,6 +284,18 @@ mod tests {
             "{c:?}"
         );
         assert!(c.different_unshifted > 40, "{c:?}");
+        // A row pruned after its first process: one sample a side, 40 %
+        // off, left out (its interval would be a point), not flagged.
+        let mut pairs: Vec<Pair> = (0..50)
+            .map(|i| pair(&format!("same{i}"), 100.0, 100.0))
+            .collect();
+        let mut pruned = pair("pruned", 140.0, 100.0);
+        pruned.a.truncate(1);
+        pruned.a[0].truncate(1);
+        pairs.push(pruned);
+        let c = cells(pairs);
+        assert_eq!((c.cells, c.left_out, c.different), (50, 1, 0), "{c:?}");
+        assert!(markdown("A against B", &c).contains("1 more left out"));
     }
 
     /// The A/A check, small: a run whose processes took two layouts in
