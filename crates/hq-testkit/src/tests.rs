@@ -100,8 +100,13 @@ backend! {
 struct NeverSupported;
 impl SliderAttacks for NeverSupported {
     const NAME: &'static str = "never-supported";
-    // A level no CPU running these tests has (wasm SIMD on a native target).
+    // A level of another architecture, which no CPU running these tests
+    // has: wasm SIMD on a native target, NEON on wasm32 (where a
+    // `+simd128` build has wasm SIMD).
+    #[cfg(not(target_arch = "wasm32"))]
     const LEVEL: Level = Level::Simd128;
+    #[cfg(target_arch = "wasm32")]
+    const LEVEL: Level = Level::Neon;
     // No lookup ever runs.
     const TABLE_BYTES: usize = 0;
     unsafe fn new_unchecked() -> Self {
