@@ -11,7 +11,8 @@
 //! `runtime` and `native` builds; [`build_v3`] for the x86-64-v3 one) and
 //! runs in several fresh processes per build, each with its own seed for
 //! its rounds' orders and its own environment size, interleaved over the
-//! builds. The `native` and `x86-64-v3` builds run the hash perft alone:
+//! builds; with `--full` they take the example's code layouts in turn
+//! ([`layouts`]). The `native` and `x86-64-v3` builds run the hash perft alone:
 //! their caller code is compiled as engines are built (`native`: the free
 //! functions' cells fixed at compile time; `x86-64-v3`, `--full` only: the
 //! level engines ship, the free functions dispatching at run time), where
@@ -20,13 +21,13 @@
 
 use crate::CARGO;
 use crate::process::{self, Seeds, Start};
-use crate::run::{Clock, Sampling, build, build_env, significant};
+use crate::run::{self, Clock, Executables, Layouts, Sampling, build, build_env, significant};
 use anyhow::{Context, ensure};
 use hq_bench_format::{PerftBuild, PerftFigure, ProcessRecord, ProcessSamples};
 use hq_bench_stats::{RESOLVED_HALF_WIDTH, bootstrap, seed_of};
 use hq_core::cpu::Level;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::Path;
 use std::time::Instant;
 use xshell::{Shell, cmd};
 
@@ -36,20 +37,70 @@ use xshell::{Shell, cmd};
 /// workload). It decides nothing.
 const PRUNE: f64 = 1.5;
 
+/// The perft example's code layouts in a build (`n` with the layouts'
+/// linker, else its one binary): as the bench binaries' ([`run::layouts`]),
+/// the example's source touched and the build's command run again.
+pub fn layouts(
+    config: &str,
+    built: &Path,
+    n: usize,
+    linker: bool,
+    seeds: &mut Seeds,
+    rebuild: impl Fn(u64) -> anyhow::Result<Executables>,
+) -> anyhow::Result<Layouts> {
+    if n < 2 || !linker {
+        return Ok(vec![(built.to_owned(), None)]);
+    }
+    let root = crate::workspace_root();
+    let source = root.join("crates/hq-chess/examples/peers.rs");
+    let dir = root.join("target/bench-matrix/layouts");
+    let layout_seeds: Vec<u64> = (1..n).map(|_| seeds.next() % 1_000_000 + 1).collect();
+    println!("\n[perft] linking {n} layouts of the {config} perft example");
+    run::layouts(
+        config,
+        "peers",
+        &source,
+        built,
+        &layout_seeds,
+        &dir,
+        rebuild,
+    )
+}
+
 /// Builds the perft example for x86-64-v3 (`--full`), if this CPU has the
-/// level.
-pub fn build_v3(sh: &Shell) -> anyhow::Result<Option<PathBuf>> {
+/// level, in its layouts.
+pub fn build_v3(
+    sh: &Shell,
+    linker: Option<&str>,
+    sampling: &Sampling,
+    seeds: &mut Seeds,
+) -> anyhow::Result<Option<Layouts>> {
     if !Level::X86V3.is_detected() {
         return Ok(None);
     }
-    let cmd = cmd!(
-        sh,
-        "{CARGO} build --profile bench -p hq-chess --example peers --features hq-chess/peers"
-    );
-    let cmd = build_env(cmd, "-C target-cpu=x86-64-v3");
-    println!("\n[perft] building x86-64-v3: {}", crate::shown(&cmd));
-    let exes = build(cmd, "the x86-64-v3 perft")?;
-    Ok(Some(exes.get("peers").context("no peers example")?.clone()))
+    let command = || {
+        let mut cmd = cmd!(
+            sh,
+            "{CARGO} build --profile bench -p hq-chess --example peers --features hq-chess/peers"
+        );
+        if let Some(linker) = linker {
+            cmd = cmd.args(["--config", linker]);
+        }
+        build_env(cmd, "-C target-cpu=x86-64-v3")
+    };
+    println!("\n[perft] building x86-64-v3: {}", crate::shown(&command()));
+    let exes = build(command(), "the x86-64-v3 perft")?;
+    let exe = exes.get("peers").context("no peers example")?;
+    let rebuild = |seed| build(run::in_layout(command(), seed), "a perft layout");
+    let n = sampling.perft_layouts;
+    Ok(Some(layouts(
+        "x86-64-v3",
+        exe,
+        n,
+        linker.is_some(),
+        seeds,
+        rebuild,
+    )?))
 }
 
 /// One build's perft samples: `(row, position, depth)` -> (nodes, samples
@@ -59,7 +110,9 @@ type Samples = BTreeMap<(String, String, u32), (u64, Vec<ProcessSamples>)>;
 /// A build's perft being measured.
 struct Measuring {
     config: String,
-    exe: PathBuf,
+    /// Its example's layouts, its processes taking them in turn, and their
+    /// layout seeds.
+    binaries: Layouts,
     processes: Vec<ProcessRecord>,
     samples: Samples,
     /// The rows its later processes run (after the first: those within
@@ -129,15 +182,17 @@ fn run_process(
     if let Some(rows) = &m.rows {
         args.extend(["--rows".to_owned(), rows.join(",")]);
     }
+    let (exe, layout) = m.binaries[id as usize % m.binaries.len()].clone();
     let record = ProcessRecord {
         id,
         seed,
+        layout,
         rounds: sampling.perft_rounds,
         ..ProcessRecord::default()
     };
     let (mut lines, mut huge_pages) = (Vec::new(), None);
     let start = Start {
-        exe: &m.exe,
+        exe: &exe,
         args,
         dir: &crate::workspace_root(),
         env: Vec::new(),
@@ -185,7 +240,7 @@ fn run_process(
 /// Runs the perft stage on the examples `exes` (`(build, path)`): the
 /// figures, a note for the Markdown, and the processes per build.
 pub fn run(
-    exes: &[(String, PathBuf)],
+    exes: &[(String, Layouts)],
     sampling: &Sampling,
     full: bool,
     seeds: &mut Seeds,
@@ -200,9 +255,9 @@ pub fn run(
     let since = Instant::now();
     let mut measuring: Vec<Measuring> = exes
         .iter()
-        .map(|(config, exe)| Measuring {
+        .map(|(config, binaries)| Measuring {
             config: config.clone(),
-            exe: exe.clone(),
+            binaries: binaries.clone(),
             processes: Vec::new(),
             samples: Samples::new(),
             rows: None,
@@ -270,14 +325,18 @@ pub fn run(
     // Plain perft first, in the example's order of positions.
     figures.sort_by_key(|f| (f.config != "runtime", f.position.ends_with(" hash")));
     let note = format!(
-        "Perft: the `peers` example of `hq-chess` in {} fresh processes per build ({}), {} rounds \
-         each in a fresh random order, rows over {PRUNE}x slower than the fastest timed in the \
-         first round only; every count checked against the known value by the example.{}",
+        "Perft: the `peers` example of `hq-chess` in {} fresh processes per build ({}){}, {} \
+         rounds each in a fresh random order, rows over {PRUNE}x slower than the fastest timed in \
+         the first round only; every count checked against the known value by the example.{}",
         sampling.perft_processes,
         exes.iter()
             .map(|(c, _)| format!("`{c}`"))
             .collect::<Vec<_>>()
             .join(", "),
+        match exes.iter().map(|(_, b)| b.len()).max().unwrap_or(1) {
+            1 => String::new(),
+            n => format!(" taking {n} code layouts of each example in turn"),
+        },
         sampling.perft_rounds,
         match full {
             true =>

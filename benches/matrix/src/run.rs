@@ -96,6 +96,9 @@ pub struct Sampling {
     pub perft_resample_seconds: f64,
     /// Code layouts of each bench binary, its processes taking them in turn.
     pub layouts: usize,
+    /// Code layouts of each perft example (`--full` only: each is its
+    /// dozens of perft copies compiled again, about a minute).
+    pub perft_layouts: usize,
 }
 
 impl Args {
@@ -113,6 +116,7 @@ impl Args {
                 resample_seconds: 0.0,
                 perft_resample_seconds: 0.0,
                 layouts: 1,
+                perft_layouts: 1,
             },
             (_, true) => Sampling {
                 processes: 10,
@@ -123,6 +127,7 @@ impl Args {
                 resample_seconds: 300.0,
                 perft_resample_seconds: 150.0,
                 layouts: 4,
+                perft_layouts: 4,
             },
             _ => Sampling {
                 processes: 6,
@@ -133,6 +138,7 @@ impl Args {
                 resample_seconds: 40.0,
                 perft_resample_seconds: 30.0,
                 layouts: 3,
+                perft_layouts: 1,
             },
         };
         Sampling {
@@ -403,33 +409,34 @@ fn link_in_order(dir: &Path) -> anyhow::Result<Option<String>> {
     )))
 }
 
-/// The code layouts of a bench binary: its build's own link order (layout
-/// seed 0), and the same objects linked again in the orders of other seeds
-/// (LLD's `--shuffle-sections` through [`LINK_IN_ORDER`], the link-order
-/// randomisation of Stabilizer): `rebuild` runs the build's own command
-/// again after the bench's source is touched, so that only the bench
-/// target is compiled and linked again, with every feature as before.
-/// Copied aside, `(path, seed)`; processes take them in turn. One process
-/// is one sample of layout, and a backend's lead must hold over several:
-/// link orders of the same code have moved a peer's rows several times
-/// over (the commit that added layouts gives the figures).
-fn layouts(
-    run: &ConfigRun,
-    bench: &str,
+/// The code layouts of a binary (a bench, or the perft example): its
+/// build's own link order (layout seed 0), and the same objects linked
+/// again in the orders of other seeds (LLD's `--shuffle-sections` through
+/// [`LINK_IN_ORDER`], the link-order randomisation of Stabilizer):
+/// `rebuild` runs the build's own command again after `source` (the
+/// target's own source file) is touched, so that only that target is
+/// compiled and linked again, with every feature as before. Copied aside,
+/// `(path, seed)`; processes take them in turn. One process is one sample
+/// of layout, and a backend's lead must hold over several: link orders of
+/// the same code have moved a peer's rows several times over (the commit
+/// that added layouts gives the figures).
+pub(crate) fn layouts(
+    name: &str,
+    target: &str,
+    source: &Path,
     built: &Path,
     seeds: &[u64],
     dir: &Path,
     rebuild: impl Fn(u64) -> anyhow::Result<Executables>,
-) -> anyhow::Result<Vec<(PathBuf, Option<u64>)>> {
+) -> anyhow::Result<Layouts> {
     std::fs::create_dir_all(dir)?;
     let aside = |exe: &Path, seed: u64| -> anyhow::Result<PathBuf> {
-        let copy = dir.join(format!("{}-{bench}-layout-{seed:x}", run.name));
+        let copy = dir.join(format!("{name}-{target}-layout-{seed:x}"));
         std::fs::copy(exe, &copy).with_context(|| format!("cannot copy {}", exe.display()))?;
         Ok(copy)
     };
-    let source = crate::workspace_root().join(format!("benches/benches/{bench}.rs"));
     let touch = || -> anyhow::Result<()> {
-        let file = std::fs::File::options().append(true).open(&source)?;
+        let file = std::fs::File::options().append(true).open(source)?;
         file.set_modified(std::time::SystemTime::now())?;
         Ok(())
     };
@@ -437,7 +444,9 @@ fn layouts(
     for &seed in seeds {
         touch().with_context(|| format!("cannot touch {}", source.display()))?;
         let exes = rebuild(seed)?;
-        let exe = exes.get(bench).context("the relink made no bench binary")?;
+        let exe = exes
+            .get(target)
+            .with_context(|| format!("the relink made no {target} binary"))?;
         out.push((aside(exe, seed)?, Some(seed)));
     }
     // The build's own order back in place: a later build finds it fresh.
@@ -446,12 +455,25 @@ fn layouts(
     Ok(out)
 }
 
+/// A build command again, linked in the order of layout `seed` (0: the
+/// build's own).
+pub(crate) fn in_layout(cmd: Cmd<'_>, seed: u64) -> Cmd<'_> {
+    match seed {
+        0 => cmd.env_remove("HQ_LINK_SHUFFLE"),
+        seed => cmd.env("HQ_LINK_SHUFFLE", seed.to_string()),
+    }
+}
+
+/// A binary's code layouts: each copy's path and its layout seed (`None`
+/// where the run takes one layout, the build's own).
+pub(crate) type Layouts = Vec<(PathBuf, Option<u64>)>;
+
 /// A configuration being measured: its binaries and samples so far.
 struct Measuring {
     run: ConfigRun,
     /// The binaries its processes take in turn (its layouts) and their
     /// layout seeds.
-    binaries: Vec<(PathBuf, Option<u64>)>,
+    binaries: Layouts,
     /// `<piece>/<workload>/<row>` -> (lookups per iteration, samples).
     cells: BTreeMap<String, (u64, Vec<ProcessSamples>)>,
 }
@@ -668,7 +690,7 @@ pub fn run(opts: &Args) -> anyhow::Result<()> {
     // Build: one cargo build per configuration, the runtime build also
     // making the perft example and hq-info, the native build the example.
     let (mut measuring, mut skipped) = (Vec::new(), Vec::new());
-    let mut perft_exes: Vec<(String, PathBuf)> = Vec::new();
+    let mut perft_exes: Vec<(String, Layouts)> = Vec::new();
     let mut hq_info = None;
     let runnable = runs.iter().filter(|c| c.skip_reason.is_none()).count();
     for (k, mut run) in runs.into_iter().filter(|_| true).enumerate() {
@@ -721,7 +743,21 @@ pub fn run(opts: &Args) -> anyhow::Result<()> {
         if let Some(peers) = exes.get("peers")
             && perft_wanted
         {
-            perft_exes.push((run.name.clone(), peers.clone()));
+            let rebuild = |seed: u64| {
+                let cmd = build_command(&sh, &run, extras, opts.quick, linker.as_deref());
+                build(in_layout(cmd, seed), "a perft layout")
+            };
+            let since = Instant::now();
+            let n = sampling.perft_layouts;
+            let binaries =
+                perft::layouts(&run.name, peers, n, linker.is_some(), &mut seeds, rebuild)?;
+            if binaries.len() > 1 {
+                clock.done(
+                    &format!("link {n} layouts of the {} perft", run.name),
+                    since,
+                );
+            }
+            perft_exes.push((run.name.clone(), binaries));
         }
         if let Some(info) = exes.get("hq-info") {
             hq_info = Some(info.clone());
@@ -735,13 +771,10 @@ pub fn run(opts: &Args) -> anyhow::Result<()> {
                 let seeds: Vec<u64> = (1..n).map(|_| seeds.next() % 1_000_000 + 1).collect();
                 let rebuild = |seed: u64| {
                     let cmd = build_command(&sh, &run, extras, opts.quick, linker.as_deref());
-                    let cmd = match seed {
-                        0 => cmd.env_remove("HQ_LINK_SHUFFLE"),
-                        seed => cmd.env("HQ_LINK_SHUFFLE", seed.to_string()),
-                    };
-                    build(cmd, "a layout")
+                    build(in_layout(cmd, seed), "a layout")
                 };
-                let out = layouts(&run, &bench, &exe, &seeds, &dir, rebuild)?;
+                let source = root.join(format!("benches/benches/{bench}.rs"));
+                let out = layouts(&run.name, &bench, &source, &exe, &seeds, &dir, rebuild)?;
                 clock.done(&format!("link {} layouts of {}", n, run.name), since);
                 out
             }
@@ -755,8 +788,8 @@ pub fn run(opts: &Args) -> anyhow::Result<()> {
     }
     if perft_wanted && opts.full && cfg!(target_arch = "x86_64") {
         let since = Instant::now();
-        match perft::build_v3(&sh)? {
-            Some(exe) => perft_exes.push(("x86-64-v3".into(), exe)),
+        match perft::build_v3(&sh, linker.as_deref(), &sampling, &mut seeds)? {
+            Some(binaries) => perft_exes.push(("x86-64-v3".into(), binaries)),
             None => {
                 println!("\n[perft] SKIPPED the x86-64-v3 hash perft: this CPU lacks the level")
             }
@@ -969,6 +1002,12 @@ mod tests {
             1
         );
         assert_eq!(Args::default().sampling().processes, 6);
+        // The perft examples' relinks (about a minute each) only in --full.
+        let layouts = |a: &Args| (a.sampling().layouts, a.sampling().perft_layouts);
+        assert_eq!(
+            [layouts(&Args::default()), layouts(&full), layouts(&quick)],
+            [(3, 1), (4, 4), (1, 1)]
+        );
     }
 
     #[test]
