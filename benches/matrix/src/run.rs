@@ -97,7 +97,7 @@ pub struct Sampling {
     /// Code layouts of each bench binary, its processes taking them in turn.
     pub layouts: usize,
     /// Code layouts of each perft example (`--full` only: each is its
-    /// dozens of perft copies compiled again, about a minute).
+    /// dozens of perft copies compiled again, 1-1.5 minutes).
     pub perft_layouts: usize,
 }
 
@@ -1002,7 +1002,7 @@ mod tests {
             1
         );
         assert_eq!(Args::default().sampling().processes, 6);
-        // The perft examples' relinks (about a minute each) only in --full.
+        // The perft examples' relinks (1-1.5 minutes each) only in --full.
         let layouts = |a: &Args| (a.sampling().layouts, a.sampling().perft_layouts);
         assert_eq!(
             [layouts(&Args::default()), layouts(&full), layouts(&quick)],
