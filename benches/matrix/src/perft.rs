@@ -51,20 +51,9 @@ pub fn layouts(
     if n < 2 || !linker {
         return Ok(vec![(built.to_owned(), None)]);
     }
-    let root = crate::workspace_root();
-    let source = root.join("crates/hq-chess/examples/peers.rs");
-    let dir = root.join("target/bench-matrix/layouts");
-    let layout_seeds: Vec<u64> = (1..n).map(|_| seeds.next() % 1_000_000 + 1).collect();
+    let source = crate::workspace_root().join("crates/hq-chess/examples/peers.rs");
     println!("\n[perft] linking {n} layouts of the {config} perft example");
-    run::layouts(
-        config,
-        "peers",
-        &source,
-        built,
-        &layout_seeds,
-        &dir,
-        rebuild,
-    )
+    run::layouts(config, "peers", &source, built, n, seeds, rebuild)
 }
 
 /// Builds the perft example for x86-64-v3 (`--full`), if this CPU has the

@@ -425,10 +425,12 @@ pub(crate) fn layouts(
     target: &str,
     source: &Path,
     built: &Path,
-    seeds: &[u64],
-    dir: &Path,
+    n: usize,
+    seeds: &mut Seeds,
     rebuild: impl Fn(u64) -> anyhow::Result<Executables>,
 ) -> anyhow::Result<Layouts> {
+    let dir = &crate::workspace_root().join("target/bench-matrix/layouts");
+    let seeds: Vec<u64> = (1..n).map(|_| seeds.next() % 1_000_000 + 1).collect();
     std::fs::create_dir_all(dir)?;
     let aside = |exe: &Path, seed: u64| -> anyhow::Result<PathBuf> {
         let copy = dir.join(format!("{name}-{target}-layout-{seed:x}"));
@@ -441,7 +443,7 @@ pub(crate) fn layouts(
         Ok(())
     };
     let mut out = vec![(aside(built, 0)?, Some(0))];
-    for &seed in seeds {
+    for &seed in &seeds {
         touch().with_context(|| format!("cannot touch {}", source.display()))?;
         let exes = rebuild(seed)?;
         let exe = exes
@@ -767,14 +769,12 @@ pub fn run(opts: &Args) -> anyhow::Result<()> {
         let binaries = match sampling.layouts {
             n if n > 1 && !lto && linker.is_some() => {
                 let since = Instant::now();
-                let dir = root.join("target/bench-matrix/layouts");
-                let seeds: Vec<u64> = (1..n).map(|_| seeds.next() % 1_000_000 + 1).collect();
                 let rebuild = |seed: u64| {
                     let cmd = build_command(&sh, &run, extras, opts.quick, linker.as_deref());
                     build(in_layout(cmd, seed), "a layout")
                 };
                 let source = root.join(format!("benches/benches/{bench}.rs"));
-                let out = layouts(&run.name, &bench, &source, &exe, &seeds, &dir, rebuild)?;
+                let out = layouts(&run.name, &bench, &source, &exe, n, &mut seeds, rebuild)?;
                 clock.done(&format!("link {} layouts of {}", n, run.name), since);
                 out
             }
