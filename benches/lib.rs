@@ -802,6 +802,40 @@ impl<B: SliderAttacks> Lookup for Ours<B> {
     }
 }
 
+/// A backend called through its token from loops compiled at the build's
+/// own level (the default methods of [`Lookup`]), not its jobs': what a
+/// build forcing a portable backend runs in its free functions, every
+/// method inlined.
+#[derive(Clone, Copy, Debug)]
+pub struct Inlined<B>(pub B);
+
+impl<B: SliderAttacks> Lookup for Inlined<B> {
+    const HAS_BATCH: bool = true;
+    const HAS_SETWISE: bool = true;
+    const HAS_ENGINE: bool = true;
+
+    #[inline(always)]
+    fn rook(self, sq: Square, occ: Bitboard) -> Bitboard {
+        self.0.rook_attacks(sq, occ)
+    }
+    #[inline(always)]
+    fn bishop(self, sq: Square, occ: Bitboard) -> Bitboard {
+        self.0.bishop_attacks(sq, occ)
+    }
+    #[inline(always)]
+    fn queen(self, sq: Square, occ: Bitboard) -> Bitboard {
+        self.0.queen_attacks(sq, occ)
+    }
+    #[inline(always)]
+    fn batch(self, piece: Piece, squares: &[Square], occ: Bitboard, out: &mut [Bitboard]) {
+        Ours(self.0).batch(piece, squares, occ, out)
+    }
+    #[inline(always)]
+    fn setwise(self, piece: Piece, sliders: Bitboard, occ: Bitboard) -> Bitboard {
+        Ours(self.0).setwise(piece, sliders, occ)
+    }
+}
+
 /// A backend's set-wise workloads done by a loop over its own single
 /// lookups, compiled as [`Ours`] is: what the backend's set-wise entry is
 /// compared with (it must not be slower at any slider count).

@@ -10,13 +10,14 @@
 
 use crate::reference::{Kindergarten, KoggeStone, ObstructionDifference, Rotated, SetwiseHq};
 use crate::{
-    Crowd, Data, Facade, INPUTS, Job, LatencyFacade, LatencyJob, Lookup, Ours, PerPiece, Piece,
+    Crowd, Data, Facade, INPUTS, Inlined, Job, LatencyFacade, LatencyJob, Lookup, Ours, PerPiece,
+    Piece,
     ReadsOnly, Workload, lookups_per_iteration,
 };
 use criterion::{Criterion, Throughput};
 use hq::{Backend, Bitboard, SliderAttacks, Square, WithBackend};
 use hq_bench_format::{BenchMeta, ChoiceNames, PositionCheck, TimedCell};
-pub use hq_bench_format::{PER_PIECE_SUFFIX, RowKind, RowMeta as Row, Skipped};
+pub use hq_bench_format::{INLINED_SUFFIX, PER_PIECE_SUFFIX, RowKind, RowMeta as Row, Skipped};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -224,6 +225,33 @@ impl Bench {
         for &backend in Backend::all() {
             self.add_backend_rows(backend, true);
         }
+    }
+
+    /// `backend`'s [`Inlined`] row, for a portable backend whose jobs run
+    /// at another level than the build's (on x86-64, v3); none for the
+    /// others, whose token row is compiled at their own level already.
+    pub fn add_inlined(&mut self, backend: Backend) {
+        struct Add<'a>(&'a mut Bench);
+        impl WithBackend for Add<'_> {
+            type Output = ();
+            fn run<B: SliderAttacks>(self, token: B) {
+                let level = hq::cpu::Level::for_jobs(B::LEVEL);
+                if B::LEVEL != hq::cpu::Level::Baseline || level == B::LEVEL {
+                    return;
+                }
+                self.0.add(
+                    &format!("{}{INLINED_SUFFIX}", B::NAME),
+                    &format!(
+                        "hq backend {}: its token inlined into loops compiled for this build's level",
+                        B::NAME
+                    ),
+                    RowKind::Inlined,
+                    Inlined(token),
+                );
+            }
+        }
+        // A backend this CPU lacks has no token: its row is skipped with it.
+        let _ = hq::with_backend(backend, Add(self));
     }
 
     /// The facade's free functions: on the build's choice, and on the plan

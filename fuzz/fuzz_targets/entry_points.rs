@@ -1,6 +1,7 @@
 //! Every single-square entry point of every backend this CPU runs against
 //! the oracle, for any square and occupancy: rook, bishop, queen, each
-//! line, and the pair entry points with the reversed occupancy. With
+//! line, the pair entry points with the reversed occupancy, and the forms
+//! for callers of any level (the SIMD tokens' `asm!` kernels). With
 //! `HQ_FUZZ_PLANT=1` a deliberately wrong backend joins them (the
 //! self-test: the fuzzer must find its one wrong case).
 

@@ -7,7 +7,7 @@
 //! artifact.
 
 use hq::cpu::Level;
-use hq::{Backend, Bitboard, Line, SliderAttacks, Square, WithBackend, reference};
+use hq::{Backend, Bitboard, Line, Slider, SliderAttacks, Square, WithBackend, reference};
 use std::cell::Cell;
 use std::panic::AssertUnwindSafe;
 use std::sync::{Once, OnceLock};
@@ -188,6 +188,28 @@ impl WithBackend for Singles {
             queen,
             b.queen_attacks_pair(sq, occ, reversed),
         );
+        // The forms for callers of any level (the `asm!` kernels of the
+        // SIMD tokens), which the free functions of a build without the
+        // backend's level run: unkeyed, and keyed where the token has keys.
+        for (slider, expected) in [
+            (Slider::Rook, rook),
+            (Slider::Bishop, bishop),
+            (Slider::Queen, queen),
+        ] {
+            let any = move |f: &'static str| move || format!("{f}({slider}, {sq}, {occ:?})");
+            agree(
+                B::NAME,
+                any("single_in_any_caller"),
+                expected,
+                b.single_in_any_caller(slider, sq, occ),
+            );
+            let key = B::single_key(slider, sq);
+            if key != 0 {
+                // SAFETY: the square's own key, not 0.
+                let keyed = unsafe { b.single_keyed(slider, sq, occ, key) };
+                agree(B::NAME, any("single_keyed"), expected, keyed);
+            }
+        }
     }
 }
 

@@ -38,6 +38,8 @@ pub const REFERENCE_ROW: &str = "pext";
 /// The name of a backend's per-piece row ([`RowKind::PerPiece`]): the
 /// backend's name and this.
 pub const PER_PIECE_SUFFIX: &str = "-per-piece";
+/// The suffix of a backend's [`RowKind::Inlined`] row.
+pub const INLINED_SUFFIX: &str = "-inlined";
 
 /// The backend of each entry point, by name.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -84,6 +86,10 @@ pub enum RowKind {
     /// A backend's set-wise workloads done by a loop over its own single
     /// lookups: what its set-wise entry must not be slower than.
     PerPiece,
+    /// A portable backend's token methods inlined into loops compiled at
+    /// the build's own level, not its jobs' (x86-64-v3): what the free
+    /// functions of a build forcing it are compared with.
+    Inlined,
 }
 
 impl RowKind {
@@ -97,6 +103,7 @@ impl RowKind {
             RowKind::Peer => "peer",
             RowKind::Floor => "floor",
             RowKind::PerPiece => "per-piece",
+            RowKind::Inlined => "inlined",
         }
     }
 }
@@ -307,6 +314,27 @@ impl CalibrationStarts {
             self.plans.len()
         )
     }
+}
+
+/// The backend a build configuration forces, from its name:
+/// `force-<backend>` (compiled for the x86-64 baseline) or
+/// `force-<backend>@<target-cpu>` (the whole build at the backend's level),
+/// with that level's target if any.
+///
+/// ```
+/// assert_eq!(hq_bench_format::forced_backend("force-avx2"), Some(("avx2", None)));
+/// assert_eq!(
+///     hq_bench_format::forced_backend("force-avx2@x86-64-v3"),
+///     Some(("avx2", Some("x86-64-v3")))
+/// );
+/// assert_eq!(hq_bench_format::forced_backend("native"), None);
+/// ```
+pub fn forced_backend(config: &str) -> Option<(&str, Option<&str>)> {
+    let forced = config.strip_prefix("force-")?;
+    Some(match forced.split_once('@') {
+        Some((backend, target)) => (backend, Some(target)),
+        None => (forced, None),
+    })
 }
 
 /// The committed full runs under `results_dir` (`benches/results`), one per

@@ -439,7 +439,10 @@ fn facade_against_backends(r: &Results) -> Vec<String> {
     let (mut body, mut below) = (Vec::new(), Vec::new());
     for (c, meta) in metas(r) {
         let plan: Option<hq::Plan> = meta.plan.as_deref().and_then(|p| p.parse().ok());
-        let forced = c.strip_prefix("force-");
+        let forced = hq_bench_format::forced_backend(c).map(|(b, _)| b);
+        let inlined = forced
+            .map(|b| format!("{b}{}", hq_bench_format::INLINED_SUFFIX))
+            .filter(|i| meta.rows.iter().any(|m| &m.name == i));
         let backends: Vec<&str> = meta
             .rows
             .iter()
@@ -463,7 +466,12 @@ fn facade_against_backends(r: &Results) -> Vec<String> {
                 let slider = hq::Slider::ALL.into_iter().find(|s| s.name() == piece);
                 let chosen = plan.zip(slider).map(|(p, s)| p.single.get(s).name());
                 let reference = match (forced, *w) {
-                    (Some(b), _) => figure(b, w).map(|f| (b, f)),
+                    // A portable backend's inlined row where it has one
+                    // (its token row runs as a job at another level).
+                    (Some(b), _) => inlined
+                        .as_deref()
+                        .and_then(|i| Some((i, figure(i, w)?)))
+                        .or_else(|| Some((b, figure(b, w)?))),
                     (None, "cache") => chosen.and_then(|b| Some((b, figure(b, w)?))),
                     (None, _) => backends
                         .iter()
@@ -514,7 +522,8 @@ fn facade_against_backends(r: &Results) -> Vec<String> {
 
 The `hq` row (in the latency \
              column `hq-latency`, the functions for chains) over: in a \
-             `force-<backend>` build, that backend's row; in the cache column, the row of the \
+             `force-<backend>` build, that backend's row (for a portable backend, its `-inlined` row: \
+             its token inlined into loops at the build's own level); in the cache column, the row of the \
              backend the plan chose for single lookups; elsewhere the cell's best backend row \
              (named). **Bold** is below {FACADE_BAR:.2}."
         ),

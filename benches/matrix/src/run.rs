@@ -224,12 +224,67 @@ fn configs(bmi2: bool) -> Vec<ConfigRun> {
         let (name, feature) = (backend.name(), format!("hq/{}", backend.force_feature()));
         let description = format!("facade forced to {name} (feature {feature}), beside PEXT");
         let args = format!("--bench facade --features {feature}");
+        let skip_reason = backend.check_supported().err().map(|e| e.to_string());
         out.push(ConfigRun {
-            skip_reason: backend.check_supported().err().map(|e| e.to_string()),
-            ..config(format!("force-{name}"), description, "", &args)
+            skip_reason: skip_reason.clone(),
+            ..config(forced_config_name(name, None), description, "", &args)
         });
+        // The build a user makes with a forced SIMD backend: the whole
+        // program at its backend's level, where the free functions inline
+        // the Rust kernels (`--full`).
+        if let Some((target, rustflags)) = forced_at_level(backend) {
+            let description = format!(
+                "facade forced to {name} (feature {feature}), the whole build at its level ({rustflags})"
+            );
+            out.push(ConfigRun {
+                skip_reason,
+                ..config(
+                    forced_config_name(name, Some(target)),
+                    description,
+                    &rustflags,
+                    &args,
+                )
+            });
+        }
     }
     out
+}
+
+/// The build a user makes with `backend` forced, for the x86-64 backends
+/// of a named level: its `-C target-cpu`, and the flags (for `avx512`,
+/// x86-64-v4 with the level's Ice Lake extensions, GFNI among them, as
+/// `hq::cpu::Level::X86V4` defines it: without them its kernels would
+/// not inline).
+fn forced_at_level(backend: hq::Backend) -> Option<(&'static str, String)> {
+    use hq::cpu::Level;
+    let (target, level) = match backend {
+        hq::Backend::Avx2 | hq::Backend::Pext => ("x86-64-v3", Level::X86V3),
+        hq::Backend::Avx512 => ("x86-64-v4", Level::X86V4),
+        _ => return None,
+    };
+    // The psABI's v4 beyond v3; the rest of the level's features are extensions.
+    const V4: [&str; 5] = ["avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"];
+    let beyond_target: Vec<String> = level
+        .features()
+        .iter()
+        .filter(|f| !Level::X86V3.features().contains(*f) && !V4.contains(&f.name()))
+        .map(|f| format!("+{}", f.name()))
+        .collect();
+    let rustflags = match beyond_target.is_empty() {
+        true => format!("-C target-cpu={target}"),
+        false => format!("-C target-cpu={target} -C target-feature={}", beyond_target.join(",")),
+    };
+    Some((target, rustflags))
+}
+
+/// A forced build's configuration name: `force-<backend>`, and
+/// `force-<backend>@<target-cpu>` for one compiled at that level
+/// ([`hq_bench_format::forced_backend`] reads it back).
+fn forced_config_name(backend: &str, target: Option<&str>) -> String {
+    match target {
+        None => format!("force-{backend}"),
+        Some(target) => format!("force-{backend}@{target}"),
+    }
 }
 
 /// `cmd`, a cargo build, into `target/bench-matrix-build/<dir>`: one target

@@ -218,10 +218,10 @@ macro_rules! simd_backend {
 
             #[cfg(target_feature = "sse2")]
             #[inline(always)]
-            unsafe fn single_keyed(self, slider: hq_core::Slider, _: Square, occupancy: Bitboard, key: u64) -> Bitboard {
+            unsafe fn single_keyed(self, slider: hq_core::Slider, sq: Square, occupancy: Bitboard, key: u64) -> Bitboard {
                 // SAFETY: the token proves the level and its OS state; the
                 // caller, that `key` is the square's.
-                Bitboard(unsafe { $($single_any)::+::keyed(slider, occupancy.0, key) })
+                Bitboard(unsafe { $($single_any)::+::keyed(slider, sq, occupancy.0, key) })
             }
             )?
 
@@ -428,8 +428,9 @@ simd_backend! {
     /// queen by `generic::quad`'s byte swap (file and diagonals per ymm,
     /// the rank by table: 1.4x the SSSE3 queen's throughput, 0.81x
     /// `pext`'s, Zen 4);
-    /// batches four squares per ymm. Its `asm!` form for callers of other
-    /// levels keeps the SSE queen (xmm only: no `vzeroupper` there).
+    /// batches four squares per ymm. Its `asm!` forms for callers of other
+    /// levels: the SSE rook and bishop, and the same dual-HQ queen on ymm
+    /// registers, ending in `vzeroupper`.
     Avx2 in avx2: "avx2", X86V3, "x86_64",
     rook rank_on_diagonal::rook, bishop generic::pair::bishop::<Xmm>,
     queen generic::quad::queen_by_byte_swap::<Ymm>,
@@ -442,12 +443,12 @@ simd_backend! {
         + size_of_val(&generic::quad::BYTE_SWAP_RECORDS)
         + size_of_val(&hq_scalar::kernels::FIRST_RANK)
         + <arch::Ymm as vector::Lanes>::SWAP_BYTES_TABLES
-        + arch::SSE_LOOKUP_TABLE_BYTES, elsewhere 27_440,
+        + arch::VEX_LOOKUP_TABLE_BYTES, elsewhere 32_048,
     batch soa(Ymm),
     // Lookups up to 2 sliders, branch-free, the four-direction fill above.
     setwise fill(Ymm, Ymm, Ymm)
     below rooks pair_up_to(2), bishops pair_up_to(2), queens pair_up_to(2),
-    singles in any caller arch::asm_lookups::sse
+    singles in any caller arch::asm_lookups::vex
 }
 
 simd_backend! {
