@@ -11,8 +11,7 @@
 use crate::reference::{Kindergarten, KoggeStone, ObstructionDifference, Rotated, SetwiseHq};
 use crate::{
     Crowd, Data, Facade, INPUTS, Inlined, Job, LatencyFacade, LatencyJob, Lookup, Ours, PerPiece,
-    Piece,
-    ReadsOnly, Workload, lookups_per_iteration,
+    Piece, ReadsOnly, Workload, lookups_per_iteration,
 };
 use criterion::{Criterion, Throughput};
 use hq::{Backend, Bitboard, SliderAttacks, Square, WithBackend};

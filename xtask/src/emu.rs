@@ -5,8 +5,10 @@
 //! Builds static test binaries (`+crt-static`, into `target/emu` so normal
 //! builds keep their cache) and boots each under `../shared/avx512-emu/run`
 //! (Bochs, beside the workspace; root, for its chroot): on `tigerlake`
-//! (AVX-512 F/BW/VBMI, GFNI) the `avx512` backend's shared suite, the AVX-512
-//! VPPERM tests and vectors and the mailbox transposition report no SKIPPED,
+//! (AVX-512 F/BW/VBMI, GFNI) the `avx512` backend's shared suite, the
+//! `avx2` one (its `asm!` queen ends in `vzeroupper`, beside AVX-512 state)
+//! and the test that callers keep their vector registers across it, the
+//! AVX-512 VPPERM tests and vectors and the mailbox transposition report no SKIPPED,
 //! and `hq-info` gives the `intel-avx512` class's choice; on `haswell` the
 //! suite and mailbox tests report SKIPPED, and `hq-info` chooses no `avx512`.
 //! Without the harness or root the task says SKIPPED, and why, and succeeds.
@@ -38,8 +40,10 @@ pub struct Args {
 
 /// The runs, as `cpu package/target [arguments]: what it shows` (target: a
 /// test file's stem or a bin; arguments: a test filter, or hq-info's).
-const RUNS: [&str; 8] = [
+const RUNS: [&str; 10] = [
     "tigerlake hq-simd/suite avx512: avx512 backend: the shared suite",
+    "tigerlake hq-simd/suite avx2: avx2 backend: the shared suite, its asm forms for any caller among it",
+    "tigerlake hq-simd/any_caller_registers: the caller's vector registers kept across avx2's asm queen (vzeroupper)",
     "tigerlake hq-xop/vpperm avx512: AVX-512 VPPERM x4 = model (proptest, all 256 selectors)",
     "tigerlake hq-xop/model_vectors: hand-derived VPPERM vectors: model, SSSE3, AVX-512",
     "tigerlake hq-mailbox/agree: mailbox <-> planes and one-hot bitboards: AVX-512 = scalar",

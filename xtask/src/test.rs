@@ -37,10 +37,15 @@ type Step = (&'static str, bool, fn() -> anyhow::Result<()>);
 /// `==> name`, then the time per step and the failures.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let (cross, emu, bench) = (!args.no_cross, !args.no_emu, !args.no_bench);
-    let steps: [Step; 15] = [
+    let steps: [Step; 16] = [
         ("workspace tests", true, workspace_tests),
         ("each forced build", true, each_forced_build),
         ("two forced backends", true, two_forced_backends),
+        (
+            "forced below and at its level",
+            true,
+            forced_below_and_at_level,
+        ),
         ("forced unsupported backend", true, unsupported_backend),
         ("no_std and native facade", true, release::no_std),
         ("cargo package", true, release::package),
@@ -142,6 +147,49 @@ fn two_forced_backends() -> anyhow::Result<()> {
         .skip_while(|l| !l.starts_with("single lookups"));
     for line in choice.take_while(|l| !l.starts_with("CPU class")) {
         println!("    {line}");
+    }
+    Ok(())
+}
+
+/// A forced SIMD backend in a build without its level's target features
+/// runs its forms for callers of any level: `hq::selection()` and
+/// `hq-info` say so (with the cost and the flags), and say nothing in the
+/// same build at its level. The facade's test of the note, and `hq-info`,
+/// in both builds (`force-avx2`, then `-C target-cpu=x86-64-v3` in its own
+/// target directory, so that the other steps' builds stay).
+fn forced_below_and_at_level() -> anyhow::Result<()> {
+    let b = Backend::Avx2;
+    if let Err(missing) = b.check_supported() {
+        println!("SKIPPED the note of a forced backend below its level: {missing}");
+        return Ok(());
+    }
+    let sh = crate::sh()?;
+    let feature = b.force_feature();
+    let note = format!("note: {feature}:");
+    let test = format!(
+        "test -q -p hq-attacks --features {feature} --test facade --config profile.test.opt-level=0 \
+         -- a_forced_backend_below_its_level --nocapture"
+    );
+    let info = format!("run -q -p hq-info --features hq/{feature} -- --no-check");
+    let at_level = crate::workspace_root().join("target/xtask-x86-64-v3");
+    for (flags, expected) in [("", true), ("-C target-cpu=x86-64-v3", false)] {
+        let with_flags = |args: &str| match flags.is_empty() {
+            true => cargo(&sh, args),
+            false => cargo(&sh, args)
+                .env("RUSTFLAGS", flags)
+                .env("CARGO_TARGET_DIR", &at_level),
+        };
+        with_flags(&test).run()?;
+        let text = with_flags(&info).read()?;
+        let said = text.lines().find(|l| l.contains(&note));
+        match (expected, said) {
+            (true, Some(line)) => println!("ok: hq-info --features hq/{feature}: {}", line.trim()),
+            (false, None) => println!("ok: hq-info --features hq/{feature} with {flags}: no note"),
+            (true, None) => bail!("hq-info with {feature} should note its level; it says:\n{text}"),
+            (false, Some(line)) => {
+                bail!("hq-info with {feature} and {flags} should say nothing of its level: {line}")
+            }
+        }
     }
     Ok(())
 }

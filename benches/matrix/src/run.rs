@@ -272,7 +272,10 @@ fn forced_at_level(backend: hq::Backend) -> Option<(&'static str, String)> {
         .collect();
     let rustflags = match beyond_target.is_empty() {
         true => format!("-C target-cpu={target}"),
-        false => format!("-C target-cpu={target} -C target-feature={}", beyond_target.join(",")),
+        false => format!(
+            "-C target-cpu={target} -C target-feature={}",
+            beyond_target.join(",")
+        ),
     };
     Some((target, rustflags))
 }
@@ -1048,7 +1051,23 @@ mod tests {
             ..Args::default()
         };
         assert_eq!((count(&Args::default()), count(&quick)), (2, 1));
-        assert_eq!(count(&full), 4 + hq::Backend::all().len());
+        // Every forced build, and the three at their backend's level.
+        assert_eq!(count(&full), 4 + hq::Backend::all().len() + 3);
+        let at_level: Vec<String> = configs(true)
+            .into_iter()
+            .filter(|c| c.name.contains('@'))
+            .map(|c| format!("{} {}", c.name, c.rustflags))
+            .collect();
+        assert_eq!(
+            at_level,
+            [
+                "force-pext@x86-64-v3 -C target-cpu=x86-64-v3",
+                "force-avx512@x86-64-v4 -C target-cpu=x86-64-v4 -C target-feature=+avx512vbmi,\
+                 +avx512vbmi2,+avx512bitalg,+avx512ifma,+avx512vnni,+avx512vpopcntdq,+gfni,+vaes,\
+                 +vpclmulqdq",
+                "force-avx2@x86-64-v3 -C target-cpu=x86-64-v3",
+            ]
+        );
         assert_eq!(
             count(&Args {
                 only: vec!["native".into()],

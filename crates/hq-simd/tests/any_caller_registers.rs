@@ -23,7 +23,9 @@ fn the_avx2_queen_for_any_caller_keeps_the_callers_vector_registers() {
             core::array::from_fn(|i| _mm256_set_epi64x(4 * i as i64 + 3, 2, 1, i as i64));
         let mut sink = 0;
         for (sq, &occ) in Square::ALL.into_iter().zip(occupancies.iter().cycle()) {
-            let attacks = avx2.single_in_any_caller(Slider::Queen, sq, Bitboard(occ)).0;
+            let attacks = avx2
+                .single_in_any_caller(Slider::Queen, sq, Bitboard(occ))
+                .0;
             sink ^= attacks;
             let step = _mm256_set1_epi64x((attacks & 0xFF) as i64 | 1);
             for h in &mut held {
@@ -35,7 +37,9 @@ fn the_avx2_queen_for_any_caller_keeps_the_callers_vector_registers() {
     }
 
     let occupancies: Vec<u64> = (0..64u64)
-        .map(|i| std::hint::black_box(i.wrapping_mul(0x9E37_79B9_7F4A_7C15) & 0x00FF_5A5A_3C3C_FF00))
+        .map(|i| {
+            std::hint::black_box(i.wrapping_mul(0x9E37_79B9_7F4A_7C15) & 0x00FF_5A5A_3C3C_FF00)
+        })
         .collect();
     // SAFETY: `Avx2::new` checked the CPU for the level the function enables.
     let (held, sink) = unsafe { held_across(avx2, &occupancies) };

@@ -40,7 +40,7 @@ impl<S: SliderAttacks> Caller for JobOn<S> {
 
 /// The level the jobs of a backend of `level` run at, at least (on x86-64
 /// portable and v2 backends' jobs run at v3 where the CPU has it).
-const fn jobs_at(level: Level) -> Level {
+pub(crate) const fn jobs_at(level: Level) -> Level {
     match level {
         Level::Baseline | Level::X86V2 if cfg!(target_arch = "x86_64") => Level::X86V3,
         other => other,
@@ -55,6 +55,14 @@ const fn covers(caller: Level, backend: Level) -> bool {
     let needs = jobs_at(backend);
     matches!(needs, Level::Baseline)
         || (hq_plan::classes::on_this_target(caller) && caller as u8 >= needs as u8)
+}
+
+/// Whether the free functions run the kernels of a backend of `level` as
+/// its token does (inlined, compiled for its level), and not its forms for
+/// callers of any level: where the build's target features have the level
+/// its jobs run at.
+pub(crate) const fn free_functions_have(level: Level) -> bool {
+    covers(FreeFunctions::LEVEL, level)
 }
 
 /// A single lookup of the entry point `E` (single lookups or latency, an

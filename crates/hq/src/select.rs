@@ -178,6 +178,9 @@ impl fmt::Display for Selection {
         if portable_only(self.mode) {
             f.write_str(PORTABLE_NOTE)?;
         }
+        for b in self.below_level() {
+            write!(f, "{}", BelowLevelNote(b))?;
+        }
         for b in self.unrunnable.iter() {
             write!(f, "\n{} ignored: ", b.force_feature())?;
             match b.check_supported() {
@@ -206,6 +209,86 @@ impl fmt::Display for Selection {
         Ok(())
     }
 }
+
+impl Selection {
+    /// The forced backends serving here whose level the build's target
+    /// features lack: the free functions run their forms for callers of any
+    /// level (`asm!` kernels, or a call), slower than their tokens in some
+    /// entry points. Portable backends have no other form.
+    pub(crate) fn below_level(&self) -> impl Iterator<Item = Backend> + '_ {
+        let serving = move |b: Backend| self.plan.backends().any(|p| p == b);
+        Backend::ALL.iter().copied().filter(move |&b| {
+            matches!(self.mode, Mode::Forced)
+                && b.is_forced()
+                && serving(b)
+                && b.level() != hq_core::cpu::Level::Baseline
+                && !crate::kernels::free_functions_have(b.level())
+        })
+    }
+}
+
+/// The note on a forced backend the build runs below its level
+/// ([`Selection::below_level`]): what that costs in the committed runs,
+/// and the flags that remove it.
+struct BelowLevelNote(Backend);
+
+impl fmt::Display for BelowLevelNote {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let b = self.0;
+        let level = crate::kernels::jobs_at(b.level());
+        write!(
+            f,
+            "\nnote: {}: this build's target features lack {level}, {b}'s level, so the free \
+             functions run its forms for callers of any level, not its kernels inlined: {}; \
+             build with RUSTFLAGS=\"{}\" (or -C target-cpu=native on such a CPU) for its full \
+             speed",
+            b.force_feature(),
+            below_level_cost(b),
+            level_flags(level),
+        )
+    }
+}
+
+/// What running `backend`'s forms for callers of any level cost in the
+/// committed runs: the free functions of its `force-<backend>` build
+/// against its token, paired medians of throughput
+/// (`benches/results/<cpu>/matrix.md`, "The free functions against
+/// their backends").
+const fn below_level_cost(backend: Backend) -> &'static str {
+    match backend {
+        Backend::Avx2 => {
+            "0.85x its token's queen throughput, 0.96x rook, 1.00x bishop, 0.80-0.92x in an \
+             engine-shaped loop (Intel Xeon 6/0xa7)"
+        }
+        Backend::Avx512 => {
+            "0.94x its token's queen throughput, 0.99x rook, 1.11x bishop, 0.89-0.98x in an \
+             engine-shaped loop (Intel Xeon 6/0xa7)"
+        }
+        Backend::Pext => {
+            "1.00x its token's throughput for each piece, 0.85-0.92x in set-wise calls \
+             (Intel Xeon 6/0xa7)"
+        }
+        _ => "not measured against its token yet",
+    }
+}
+
+/// The `RUSTFLAGS` that enable `level` (x86-64; the named levels' target
+/// CPUs, and for [`Level::X86V4`](hq_core::cpu::Level::X86V4) its Ice Lake
+/// extensions beside).
+const fn level_flags(level: hq_core::cpu::Level) -> &'static str {
+    use hq_core::cpu::Level;
+    match level {
+        Level::X86V2 => "-C target-cpu=x86-64-v2",
+        Level::X86V3 => "-C target-cpu=x86-64-v3",
+        Level::X86V4 => V4_FLAGS,
+        _ => "-C target-cpu=native",
+    }
+}
+
+/// [`level_flags`] of x86-64-v4 with GFNI and the other extensions the
+/// level takes in (`tests::the_v4_flags_enable_the_level` checks the list).
+const V4_FLAGS: &str = "-C target-cpu=x86-64-v4 -C target-feature=+avx512vbmi,+avx512vbmi2,\
++avx512bitalg,+avx512ifma,+avx512vnni,+avx512vpopcntdq,+gfni,+vaes,+vpclmulqdq";
 
 /// The note of a build that chooses at compile time for x86-64 with no
 /// level above the baseline enabled: it runs portable code on any CPU.
@@ -481,5 +564,32 @@ mod env {
         }
         fix(&mut s);
         Ok(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hq_core::cpu::{FeatureSet, Level};
+
+    /// The flags the note gives for x86-64-v4 enable every feature of the
+    /// level: x86-64-v3's, the psABI's v4 (AVX-512 F, BW, CD, DQ, VL) and
+    /// the extensions they list.
+    #[test]
+    fn the_v4_flags_enable_the_level() {
+        let (cpu, features) = V4_FLAGS.split_once(" -C target-feature=").unwrap();
+        assert_eq!(cpu, "-C target-cpu=x86-64-v4");
+        let mut named: std::vec::Vec<_> = Level::X86V3.features().iter().collect();
+        for name in ["avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"]
+            .into_iter()
+            .chain(features.split(',').map(|f| f.strip_prefix('+').unwrap()))
+        {
+            let f = hq_core::cpu::Feature::ALL
+                .iter()
+                .find(|f| f.name() == name)
+                .unwrap_or_else(|| panic!("{name} is no feature of the list"));
+            named.push(*f);
+        }
+        assert_eq!(FeatureSet::of(&named), Level::X86V4.features());
     }
 }

@@ -216,6 +216,43 @@ fn the_selection_follows_the_class_or_the_forced_features() {
     }
 }
 
+/// A forced SIMD or PEXT backend in a build whose target features lack
+/// the level its kernels are compiled for runs its forms for callers of
+/// any level in the free functions: the selection says so, with what it
+/// costs and the flags that remove it; with the level enabled, or for a
+/// portable backend (it has no other form), it says nothing of it.
+#[test]
+fn a_forced_backend_below_its_level_is_explained_with_the_flags() {
+    let selection = hq::selection();
+    let text = selection.to_string();
+    for &b in Backend::all() {
+        let note = text
+            .lines()
+            .find(|l| l.starts_with(&format!("note: {}:", b.force_feature())));
+        let level = b.level();
+        let below = selection.mode == Mode::Forced
+            && b.is_forced()
+            && selection.plan.backends().any(|p| p == b)
+            && level != hq::cpu::Level::Baseline
+            && !level.jobs_level_is_static();
+        match (below, note) {
+            (false, None) => {}
+            (false, Some(note)) => panic!("{b} runs at its level here, yet: {note}"),
+            (true, None) => panic!("{b} runs below its level, unexplained: {text}"),
+            (true, Some(note)) => {
+                println!("facade: {note}");
+                let flags = match level {
+                    hq::cpu::Level::X86V4 => "-C target-cpu=x86-64-v4 -C target-feature=",
+                    _ => "-C target-cpu=x86-64-v3\"",
+                };
+                assert!(note.contains(flags), "{b}: the flags to use: {note}");
+                assert!(note.contains("forms for callers of any level"), "{note}");
+                assert!(note.contains("its token"), "{b}: what it costs: {note}");
+            }
+        }
+    }
+}
+
 /// Every plan the facade selects is one it accepts again: by `set_plan`,
 /// and (in a child process) by `HQ_CHOICE` at the first call.
 #[test]

@@ -427,11 +427,14 @@ pub(crate) mod vex {
         t
     };
 
+    /// The first-rank table (`hq_scalar::kernels::FIRST_RANK`), a `const`
+    /// reference: each caller's crate reads its own copy.
+    const FIRST_RANK: &[u8; 512] = &hq_scalar::kernels::FIRST_RANK;
+
     /// Bytes of the tables the kernels read: [`sse`]'s, the queens'
-    /// records and the first-rank table (`hq_scalar::kernels::FIRST_RANK`,
-    /// a `const`: each caller's crate reads its own copy).
+    /// records and the first-rank table.
     pub(crate) const TABLE_BYTES: usize =
-        sse::TABLE_BYTES + size_of_val(QUEENS) + size_of_val(&hq_scalar::kernels::FIRST_RANK);
+        sse::TABLE_BYTES + size_of_val(QUEENS) + size_of_val(FIRST_RANK);
 
     /// `slider`'s attacks from `sq`.
     ///
@@ -466,16 +469,24 @@ pub(crate) mod vex {
             return unsafe { sse::keyed(slider, sq, occupancy, key) };
         }
         let record = key as *const u8;
-        let lines: u64;
-        // SAFETY: the caller's guarantee: the CPU has AVX2 and the OS keeps
-        // the ymm state; `record` is a `Queen`, 64 readable bytes, 32-byte
-        // aligned where a full-width operand reads it. `vzeroupper` clears
-        // bits 128 and up of registers 0-15, which are all declared
-        // clobbered (as zmm, their widest form): a caller compiled with AVX
-        // or AVX-512 keeps no value in them across the block, and one
-        // compiled without AVX has none there to keep.
+        let attacks: u64;
+        // SAFETY: the caller's guarantee: the CPU has AVX2 and BMI2 and the
+        // OS keeps the ymm state; `record` is a `Queen`, 64 readable bytes,
+        // 32-byte aligned where a full-width operand reads it; the rank's
+        // index is at most 126 * 4 + 7, inside the 512-byte table.
+        // `vzeroupper` clears bits 128 and up of registers 0-15, which are
+        // all declared clobbered (as zmm, their widest form): a caller
+        // compiled with AVX or AVX-512 keeps no value in them across the
+        // block, and one compiled without AVX has none there to keep.
         unsafe {
             asm!(
+                // the rank by table, with BMI2's shifts (a shift by `cl`
+                // is three micro-ops where the caller lacks BMI2)
+                "shrx {i}, {o}, {shift}",
+                "and {i}, 126",
+                "lea {i}, [{file} + 4 * {i}]",
+                "movzx {i:e}, byte ptr [{table} + {i}]",
+                "shlx {i}, {i}, {shift}",
                 "vmovq xmm0, {o}",
                 "vpbroadcastq ymm0, xmm0",
                 "vpand ymm0, ymm0, ymmword ptr [{r}]",
@@ -497,16 +508,21 @@ pub(crate) mod vex {
                 "vpor xmm0, xmm0, xmm1",
                 "vmovq {o}, xmm0",
                 "vzeroupper",
-                o = inout(reg) occupancy => lines,
+                "or {o}, {i}",
+                o = inout(reg) occupancy => attacks,
                 r = in(reg) record,
+                i = out(reg) _,
+                shift = in(reg) sq as u64 & 56,
+                file = in(reg) sq as u64 & 7,
+                table = in(reg) FIRST_RANK.as_ptr(),
                 out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
                 out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
                 out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
                 out("zmm12") _, out("zmm13") _, out("zmm14") _, out("zmm15") _,
-                options(pure, readonly, nostack, preserves_flags),
+                options(pure, readonly, nostack),
             );
         }
-        lines | hq_scalar::kernels::rank_attacks_by_table(sq, occupancy)
+        attacks
     }
 }
 
