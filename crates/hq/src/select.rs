@@ -249,24 +249,32 @@ impl fmt::Display for BelowLevelNote {
     }
 }
 
-/// What running `backend`'s forms for callers of any level cost in the
-/// committed runs: the free functions of its `force-<backend>` build
-/// against its token, paired medians of throughput
-/// (`benches/results/<cpu>/matrix.md`, "The free functions against
-/// their backends").
+/// What running `backend`'s forms for callers of any level cost: the free
+/// functions of its `force-<backend>` build against its token, paired
+/// medians (Intel Xeon 6/0xa7, the `--full` run kept in
+/// `benches/runs/intel-r-xeon-r-processor-f6-ma7-s1-b5dd804`, "The free
+/// functions against their backends").
 const fn below_level_cost(backend: Backend) -> &'static str {
     match backend {
         Backend::Avx2 => {
-            "0.85x its token's queen throughput, 0.96x rook, 1.00x bishop, 0.80-0.92x in an \
-             engine-shaped loop (Intel Xeon 6/0xa7)"
+            "0.94x its token's queen throughput, 0.96x rook, 1.00x bishop; 0.80-0.97x in an \
+             engine-shaped loop, 0.78-0.89x in set-wise calls (Intel Xeon 6/0xa7)"
         }
         Backend::Avx512 => {
-            "0.94x its token's queen throughput, 0.99x rook, 1.11x bishop, 0.89-0.98x in an \
-             engine-shaped loop (Intel Xeon 6/0xa7)"
+            "0.94x its token's queen throughput, 0.98x rook, 1.09x bishop; 0.89-0.98x in an \
+             engine-shaped loop, 0.88-0.94x in set-wise calls (Intel Xeon 6/0xa7)"
         }
-        Backend::Pext => {
-            "1.00x its token's throughput for each piece, 0.85-0.92x in set-wise calls \
+        Backend::Ssse3 => {
+            "0.97x its token's queen throughput, 0.95x rook, 1.01x bishop; 0.80-0.91x in an \
+             engine-shaped loop, 0.77-0.89x in set-wise calls (Intel Xeon 6/0xa7)"
+        }
+        Backend::Pext | Backend::PextPdep => {
+            "1.00-1.03x its token's throughput for each piece; 0.80-0.92x in set-wise calls \
              (Intel Xeon 6/0xa7)"
+        }
+        Backend::XopSsse3 => {
+            "0.98x its token's queen throughput, 0.83x rook and bishop; 0.44-0.93x in set-wise \
+             calls (Intel Xeon 6/0xa7)"
         }
         _ => "not measured against its token yet",
     }
