@@ -742,6 +742,13 @@ macro_rules! token_lookups {
                 |t| run_calls_inline($wrapper(t), workload, piece, data),
             )
         }
+        token_singles!();
+    };
+}
+
+/// The single lookups of a wrapper around a token: the token's own, inlined.
+macro_rules! token_singles {
+    () => {
         #[inline(always)]
         fn rook(self, sq: Square, occ: Bitboard) -> Bitboard {
             self.0.rook_attacks(sq, occ)
@@ -814,18 +821,7 @@ impl<B: SliderAttacks> Lookup for Inlined<B> {
     const HAS_SETWISE: bool = true;
     const HAS_ENGINE: bool = true;
 
-    #[inline(always)]
-    fn rook(self, sq: Square, occ: Bitboard) -> Bitboard {
-        self.0.rook_attacks(sq, occ)
-    }
-    #[inline(always)]
-    fn bishop(self, sq: Square, occ: Bitboard) -> Bitboard {
-        self.0.bishop_attacks(sq, occ)
-    }
-    #[inline(always)]
-    fn queen(self, sq: Square, occ: Bitboard) -> Bitboard {
-        self.0.queen_attacks(sq, occ)
-    }
+    token_singles!();
     #[inline(always)]
     fn batch(self, piece: Piece, squares: &[Square], occ: Bitboard, out: &mut [Bitboard]) {
         Ours(self.0).batch(piece, squares, occ, out)

@@ -26,7 +26,7 @@
 
 use super::rank_on_diagonal::{RANK_SHUFFLES_CONST, RankShuffles};
 use crate::generic::pair::{
-    BISHOP_RECORDS, Pair, PairRecord, ROOK_ON_DIAGONAL_RECORDS, ROOK_RECORDS,
+    BISHOP_RECORDS, Pair, PairRecord, ROOK_ON_DIAGONAL_RECORDS, ROOK_RECORDS, Reversal,
 };
 use core::arch::asm;
 use core::arch::x86_64::{__m128i, _mm_load_si128};
@@ -52,36 +52,62 @@ fn key<T>(record: &'static T) -> u64 {
     record as *const T as u64
 }
 
+/// A queen's record for the four-lane kernels (`generic::quad`): the
+/// lines `reversal` reverses (the rank's mask zero under a byte swap), the
+/// square's bit and its reversed bit, then what the kernel needs beside
+/// (`extra`, at byte 48); one aligned cache line.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+pub(crate) struct QuadRecord<T> {
+    masks: LineMasks,
+    bits: [u64; 2],
+    extra: T,
+}
+
+/// The 64 squares' [`QuadRecord`]s under `reversal`, each with `extra`.
+const fn quad_records<T: Copy>(reversal: Reversal, extra: T) -> [QuadRecord<T>; 64] {
+    let mut t = [QuadRecord {
+        masks: LINE_MASKS[0],
+        bits: [0; 2],
+        extra,
+    }; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        t[sq].masks = LINE_MASKS[sq];
+        if matches!(reversal, Reversal::Bytes) {
+            t[sq].masks.rank = 0;
+        }
+        t[sq].bits = [1 << sq, reversal.apply(1 << sq)];
+        sq += 1;
+    }
+    t
+}
+
+/// A module's `single`: its `keyed` lookup with the square's own `key`.
+macro_rules! single_by_key {
+    () => {
+        /// `slider`'s attacks from `sq`.
+        ///
+        /// # Safety
+        ///
+        /// As [`keyed`], without the key.
+        #[inline(always)]
+        pub(crate) unsafe fn single(slider: Slider, sq: Square, occupancy: u64) -> u64 {
+            // SAFETY: the caller's guarantee, and the square's own key.
+            unsafe { keyed(slider, sq, occupancy, key(slider, sq)) }
+        }
+    };
+}
+
 /// The AVX-512 kernels, keyed by the address of the square's record.
 pub(crate) mod evex {
     use super::*;
 
     /// A queen's record: the four line masks, the square's bit and its
-    /// 180-degree turn (the lines' reversed singleton), the reversal
-    /// matrix; one aligned cache line.
-    #[repr(C, align(64))]
-    pub(crate) struct Queen {
-        masks: LineMasks,
-        pub(super) bits: [u64; 2],
-        pub(super) matrix: u64,
-    }
+    /// 180-degree turn (the lines' reversed singleton), the reversal matrix.
+    pub(crate) type Queen = QuadRecord<u64>;
 
-    const QUEENS: &[Queen; 64] = &{
-        let mut t = [const {
-            Queen {
-                masks: LINE_MASKS[0],
-                bits: [0; 2],
-                matrix: REVERSE_BITS,
-            }
-        }; 64];
-        let mut sq = 0;
-        while sq < 64 {
-            t[sq].masks = LINE_MASKS[sq];
-            t[sq].bits = [1 << sq, 1 << (sq ^ 63)];
-            sq += 1;
-        }
-        t
-    };
+    const QUEENS: &[Queen; 64] = &quad_records(Reversal::Bits, REVERSE_BITS);
 
     /// Bytes of the tables the kernels read: the records of each piece
     /// (the rook's and the bishop's are the `const` copies of the pair
@@ -93,16 +119,7 @@ pub(crate) mod evex {
         + size_of_val(SWAP_BYTES)
         + size_of_val(&REVERSE_BITS);
 
-    /// `slider`'s attacks from `sq`.
-    ///
-    /// # Safety
-    ///
-    /// As [`keyed`], without the key.
-    #[inline(always)]
-    pub(crate) unsafe fn single(slider: Slider, sq: Square, occupancy: u64) -> u64 {
-        // SAFETY: the caller's guarantee, and the square's own key.
-        unsafe { keyed(slider, sq, occupancy, key(slider, sq)) }
-    }
+    single_by_key!();
 
     /// The key of `slider` on `sq`: its record's address.
     #[inline(always)]
@@ -266,16 +283,7 @@ pub(crate) mod sse {
         + size_of_val(QUEENS)
         + size_of_val(SWAP_BYTES);
 
-    /// `slider`'s attacks from `sq`.
-    ///
-    /// # Safety
-    ///
-    /// As [`keyed`], without the key.
-    #[inline(always)]
-    pub(crate) unsafe fn single(slider: Slider, sq: Square, occupancy: u64) -> u64 {
-        // SAFETY: the caller's guarantee, and the square's own key.
-        unsafe { keyed(slider, sq, occupancy, key(slider, sq)) }
-    }
+    single_by_key!();
 
     /// The key of `slider` on `sq`: its record's address.
     #[inline(always)]
@@ -397,35 +405,13 @@ pub(crate) mod sse {
 /// `avx2`'s kernels: [`sse`]'s rook and bishop, and the dual-HQ queen.
 pub(crate) mod vex {
     use super::*;
-    use crate::generic::pair::Reversal;
 
     /// A queen's record: the square's line masks with the rank's zero (a
     /// byte swap does not reverse a rank: `generic::quad`), its bit and its
-    /// byte-swapped bit, the byte-swap control; one aligned cache line.
-    #[repr(C, align(64))]
-    pub(crate) struct Queen {
-        masks: LineMasks,
-        pub(super) bits: [u64; 2],
-        pub(super) swap: Pair,
-    }
+    /// byte-swapped bit, the byte-swap control.
+    pub(crate) type Queen = QuadRecord<Pair>;
 
-    const QUEENS: &[Queen; 64] = &{
-        let mut t = [const {
-            Queen {
-                masks: LINE_MASKS[0],
-                bits: [0; 2],
-                swap: *SWAP_BYTES,
-            }
-        }; 64];
-        let mut sq = 0;
-        while sq < 64 {
-            t[sq].masks = LINE_MASKS[sq];
-            t[sq].masks.rank = 0;
-            t[sq].bits = [1 << sq, Reversal::Bytes.apply(1 << sq)];
-            sq += 1;
-        }
-        t
-    };
+    const QUEENS: &[Queen; 64] = &quad_records(Reversal::Bytes, *SWAP_BYTES);
 
     /// The first-rank table (`hq_scalar::kernels::FIRST_RANK`), a `const`
     /// reference: each caller's crate reads its own copy.
@@ -436,16 +422,7 @@ pub(crate) mod vex {
     pub(crate) const TABLE_BYTES: usize =
         sse::TABLE_BYTES + size_of_val(QUEENS) + size_of_val(FIRST_RANK);
 
-    /// `slider`'s attacks from `sq`.
-    ///
-    /// # Safety
-    ///
-    /// As [`keyed`], without the key.
-    #[inline(always)]
-    pub(crate) unsafe fn single(slider: Slider, sq: Square, occupancy: u64) -> u64 {
-        // SAFETY: the caller's guarantee, and the square's own key.
-        unsafe { keyed(slider, sq, occupancy, key(slider, sq)) }
-    }
+    single_by_key!();
 
     /// The key of `slider` on `sq`: its record's address.
     #[inline(always)]
@@ -532,8 +509,7 @@ const _: () = {
     assert!(size_of::<PairRecord>() == 48 && offset_of!(PairRecord, bits) == 16);
     assert!(offset_of!(PairRecord, reversed_bits) == 32);
     assert!(size_of::<RankShuffles>() == 32);
-    assert!(offset_of!(evex::Queen, bits) == 32 && offset_of!(evex::Queen, matrix) == 48);
+    assert!(offset_of!(QuadRecord<u64>, bits) == 32 && offset_of!(QuadRecord<u64>, extra) == 48);
     assert!(offset_of!(sse::Rook, shuffles) == 48 && offset_of!(sse::Queen, rook) == 48);
-    assert!(offset_of!(vex::Queen, bits) == 32 && offset_of!(vex::Queen, swap) == 48);
-    assert!(size_of::<vex::Queen>() == 64);
+    assert!(offset_of!(QuadRecord<Pair>, extra) == 48 && size_of::<QuadRecord<Pair>>() == 64);
 };
