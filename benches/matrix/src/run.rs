@@ -251,10 +251,9 @@ fn configs(bmi2: bool) -> Vec<ConfigRun> {
 }
 
 /// The build a user makes with `backend` forced, for the x86-64 backends
-/// of a named level: its `-C target-cpu`, and the flags (for `avx512`,
-/// x86-64-v4 with the level's Ice Lake extensions, GFNI among them, as
-/// `hq::cpu::Level::X86V4` defines it: without them its kernels would
-/// not inline).
+/// of a named level: its `-C target-cpu`, and the flags `hq::selection()`
+/// gives for the level (for `avx512`, x86-64-v4 with the level's Ice Lake
+/// extensions, GFNI among them: without them its kernels would not inline).
 fn forced_at_level(backend: hq::Backend) -> Option<(&'static str, String)> {
     use hq::cpu::Level;
     let (target, level) = match backend {
@@ -262,22 +261,7 @@ fn forced_at_level(backend: hq::Backend) -> Option<(&'static str, String)> {
         hq::Backend::Avx512 => ("x86-64-v4", Level::X86V4),
         _ => return None,
     };
-    // The psABI's v4 beyond v3; the rest of the level's features are extensions.
-    const V4: [&str; 5] = ["avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"];
-    let beyond_target: Vec<String> = level
-        .features()
-        .iter()
-        .filter(|f| !Level::X86V3.features().contains(*f) && !V4.contains(&f.name()))
-        .map(|f| format!("+{}", f.name()))
-        .collect();
-    let rustflags = match beyond_target.is_empty() {
-        true => format!("-C target-cpu={target}"),
-        false => format!(
-            "-C target-cpu={target} -C target-feature={}",
-            beyond_target.join(",")
-        ),
-    };
-    Some((target, rustflags))
+    Some((target, hq::unstable::level_flags(level).to_owned()))
 }
 
 /// A forced build's configuration name: `force-<backend>`, and

@@ -120,6 +120,13 @@ pub mod unstable {
     pub use hq_core::cpu::Identity;
     pub use hq_plan::classes::{CLASSES, ClassChoice, Tie, classify, this_cpu};
 
+    /// The `RUSTFLAGS` that enable `level` on x86-64 (what
+    /// `hq::selection()` tells a forced build below its backend's level to
+    /// use; the bench matrix builds forced backends at their level so).
+    pub const fn level_flags(level: crate::cpu::Level) -> &'static str {
+        crate::select::level_flags(level)
+    }
+
     /// The selection the first call would make on a CPU of `identity` (with
     /// this CPU's instruction sets) in an optimised build if `optimised`:
     /// for tests of the default calibration. Installs nothing.

@@ -283,7 +283,7 @@ const fn below_level_cost(backend: Backend) -> &'static str {
 /// The `RUSTFLAGS` that enable `level` (x86-64; the named levels' target
 /// CPUs, and for [`Level::X86V4`](hq_core::cpu::Level::X86V4) its Ice Lake
 /// extensions beside).
-const fn level_flags(level: hq_core::cpu::Level) -> &'static str {
+pub(crate) const fn level_flags(level: hq_core::cpu::Level) -> &'static str {
     use hq_core::cpu::Level;
     match level {
         Level::X86V2 => "-C target-cpu=x86-64-v2",

@@ -25,21 +25,24 @@ use hq_core::{LINE_MASKS, LineMasks, Square};
 /// the rank zero under a byte swap: its lane stays zero through the HQ),
 /// then the square's bit and its reversed bit, which the kernel broadcasts
 /// from memory (one load each, where computing them took a shift and two
-/// moves: 1.2-1.3x the queen's throughput on AMD Zen 4).
+/// moves: 1.2-1.3x the queen's throughput on AMD Zen 4), then `extra`
+/// (at byte 48): what the `asm!` forms read beside (`arch::asm_lookups`).
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
-pub(crate) struct Record {
-    masks: LineMasks,
-    bit: u64,
-    reversed_bit: u64,
+pub(crate) struct Record<T = ()> {
+    pub(crate) masks: LineMasks,
+    pub(crate) bit: u64,
+    pub(crate) reversed_bit: u64,
+    pub(crate) extra: T,
 }
 
-/// The records under `reversal`.
-const fn records(reversal: Reversal) -> [Record; 64] {
+/// The records under `reversal`, each with `extra`.
+pub(crate) const fn records<T: Copy>(reversal: Reversal, extra: T) -> [Record<T>; 64] {
     let mut table = [Record {
         masks: LINE_MASKS[0],
         bit: 0,
         reversed_bit: 0,
+        extra,
     }; 64];
     let mut sq = 0;
     while sq < 64 {
@@ -51,6 +54,7 @@ const fn records(reversal: Reversal) -> [Record; 64] {
             masks,
             bit: 1 << sq,
             reversed_bit: reversal.apply(1 << sq),
+            extra,
         };
         sq += 1;
     }
@@ -58,9 +62,9 @@ const fn records(reversal: Reversal) -> [Record; 64] {
 }
 
 /// The records of [`queen`] (full bit reversal).
-pub(crate) static RECORDS: [Record; 64] = records(Reversal::Bits);
+pub(crate) static RECORDS: [Record; 64] = records(Reversal::Bits, ());
 /// The records of [`queen_by_byte_swap`].
-pub(crate) static BYTE_SWAP_RECORDS: [Record; 64] = records(Reversal::Bytes);
+pub(crate) static BYTE_SWAP_RECORDS: [Record; 64] = records(Reversal::Bytes, ());
 
 /// The line attacks of `sq` under `reversal`, lanes in [`LineMasks`]
 /// order (the rank lane zero under a byte swap).

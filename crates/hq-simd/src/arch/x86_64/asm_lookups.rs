@@ -28,9 +28,10 @@ use super::rank_on_diagonal::{RANK_SHUFFLES_CONST, RankShuffles};
 use crate::generic::pair::{
     BISHOP_RECORDS, Pair, PairRecord, ROOK_ON_DIAGONAL_RECORDS, ROOK_RECORDS, Reversal,
 };
+use crate::generic::quad;
 use core::arch::asm;
 use core::arch::x86_64::{__m128i, _mm_load_si128};
-use hq_core::{LINE_MASKS, LineMasks, Slider, Square};
+use hq_core::{Slider, Square};
 
 /// `pshufb` control: reverse the bytes of each qword.
 const SWAP_BYTES: &Pair = &Pair::from_bytes([7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8]);
@@ -50,37 +51,6 @@ const REVERSE_BITS: u64 = 0x8040_2010_0804_0201;
 #[inline(always)]
 fn key<T>(record: &'static T) -> u64 {
     record as *const T as u64
-}
-
-/// A queen's record for the four-lane kernels (`generic::quad`): the
-/// lines `reversal` reverses (the rank's mask zero under a byte swap), the
-/// square's bit and its reversed bit, then what the kernel needs beside
-/// (`extra`, at byte 48); one aligned cache line.
-#[derive(Clone, Copy)]
-#[repr(C, align(64))]
-pub(crate) struct QuadRecord<T> {
-    masks: LineMasks,
-    bits: [u64; 2],
-    extra: T,
-}
-
-/// The 64 squares' [`QuadRecord`]s under `reversal`, each with `extra`.
-const fn quad_records<T: Copy>(reversal: Reversal, extra: T) -> [QuadRecord<T>; 64] {
-    let mut t = [QuadRecord {
-        masks: LINE_MASKS[0],
-        bits: [0; 2],
-        extra,
-    }; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        t[sq].masks = LINE_MASKS[sq];
-        if matches!(reversal, Reversal::Bytes) {
-            t[sq].masks.rank = 0;
-        }
-        t[sq].bits = [1 << sq, reversal.apply(1 << sq)];
-        sq += 1;
-    }
-    t
 }
 
 /// A module's `single`: its `keyed` lookup with the square's own `key`.
@@ -105,9 +75,9 @@ pub(crate) mod evex {
 
     /// A queen's record: the four line masks, the square's bit and its
     /// 180-degree turn (the lines' reversed singleton), the reversal matrix.
-    pub(crate) type Queen = QuadRecord<u64>;
+    pub(crate) type Queen = quad::Record<u64>;
 
-    const QUEENS: &[Queen; 64] = &quad_records(Reversal::Bits, REVERSE_BITS);
+    const QUEENS: &[Queen; 64] = &quad::records(Reversal::Bits, REVERSE_BITS);
 
     /// Bytes of the tables the kernels read: the records of each piece
     /// (the rook's and the bishop's are the `const` copies of the pair
@@ -409,9 +379,9 @@ pub(crate) mod vex {
     /// A queen's record: the square's line masks with the rank's zero (a
     /// byte swap does not reverse a rank: `generic::quad`), its bit and its
     /// byte-swapped bit, the byte-swap control.
-    pub(crate) type Queen = QuadRecord<Pair>;
+    pub(crate) type Queen = quad::Record<Pair>;
 
-    const QUEENS: &[Queen; 64] = &quad_records(Reversal::Bytes, *SWAP_BYTES);
+    const QUEENS: &[Queen; 64] = &quad::records(Reversal::Bytes, *SWAP_BYTES);
 
     /// The first-rank table (`hq_scalar::kernels::FIRST_RANK`), a `const`
     /// reference: each caller's crate reads its own copy.
@@ -509,7 +479,7 @@ const _: () = {
     assert!(size_of::<PairRecord>() == 48 && offset_of!(PairRecord, bits) == 16);
     assert!(offset_of!(PairRecord, reversed_bits) == 32);
     assert!(size_of::<RankShuffles>() == 32);
-    assert!(offset_of!(QuadRecord<u64>, bits) == 32 && offset_of!(QuadRecord<u64>, extra) == 48);
+    assert!(offset_of!(quad::Record<u64>, bit) == 32 && offset_of!(quad::Record<u64>, extra) == 48);
     assert!(offset_of!(sse::Rook, shuffles) == 48 && offset_of!(sse::Queen, rook) == 48);
-    assert!(offset_of!(QuadRecord<Pair>, extra) == 48 && size_of::<QuadRecord<Pair>>() == 64);
+    assert!(offset_of!(quad::Record<Pair>, extra) == 48 && size_of::<quad::Record<Pair>>() == 64);
 };
