@@ -110,9 +110,15 @@ const AMD_AVX512: Plan = chains_on_table(Plan::all(Pext).with_entry(Entry::Setwi
     Avx512,
 ));
 
-/// PEXT for single lookups and set-wise calls, AVX2 batches: Zen 3's
-/// plan, which other AVX2 CPUs with a fast PEXT inherit.
-const ZEN3: Plan = chains_on_table(Plan::all(Pext).with_entry(Entry::Batch, Avx2));
+/// Zen 3's plan, which other AVX2 CPUs with a fast PEXT inherit: PEXT
+/// single lookups and bishop set-wise calls, AVX2 rook and queen batches
+/// and rook set-wise calls; bishops' batches and chains, and queens'
+/// set-wise calls, on the smallest table of a tie.
+const ZEN3: Plan = chains_on_table(Plan::all(Pext).with_entry(Entry::Batch, Avx2))
+    .with(Entry::Batch, Slider::Bishop, ScalarRankDiagonal)
+    .with(Entry::Latency, Slider::Bishop, ScalarRankDiagonal)
+    .with(Entry::Setwise, Slider::Rook, Avx2)
+    .with(Entry::Setwise, Slider::Queen, ScalarRankDiagonal);
 
 /// AVX2 CPUs with a slow (microcoded) PEXT: AVX2 for every entry point.
 const V3_SLOW_PEXT: ClassChoice = ClassChoice {
@@ -235,11 +241,27 @@ pub const CLASSES: &[ClassChoice] = &[
         level: Level::X86V3,
         fast_pext: Some(true),
         plan: ZEN3,
-        evidence: "measured on Zen 3 before PEXT was a backend (the README's first matrix: the \
-                   PEXT reference 491 M queens/s against 374 for avx2; avx2 batches 626 against \
-                   537; PEXT per-piece set-wise 320 against 177), not committed",
-        measured_on: &[],
-        ties: &[],
+        evidence: "measured: benches/results/amd-epyc-f19-m1-s1 (Zen 3, commit 286c8c2; each \
+                   cell the decision of its matrix.md, set-wise calls one kernel per piece over \
+                   their three columns; single lookups by the hash perft)",
+        measured_on: &["amd-epyc-f19-m1-s1"],
+        ties: &[
+            Tie {
+                entry: Entry::Batch,
+                slider: Slider::Bishop,
+                with: &[Pext],
+            },
+            Tie {
+                entry: Entry::Latency,
+                slider: Slider::Bishop,
+                with: &[ScalarRankTable],
+            },
+            Tie {
+                entry: Entry::Setwise,
+                slider: Slider::Queen,
+                with: &[Ssse3, ScalarRankTable, ReverseBitboards, Classic, XopSsse3],
+            },
+        ],
     },
     ClassChoice {
         name: "amd-slow-pext",
