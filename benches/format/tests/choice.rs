@@ -273,20 +273,19 @@ fn agrees_with_intervals(r: &Results, class: &ClassChoice) {
                 }
             }
         }
-        let others: Vec<String> = d.tied.iter().filter(|t| **t != d.chosen).cloned().collect();
         if cell.entry == Entry::Setwise {
             let kernel = class.plan.get(Entry::Setwise, slider).name();
             if chosen == [kernel] {
-                // The backends tied with the column's choice, the choice
-                // included: the kernel's candidates are in every one.
-                let tied: Vec<String> = d.tied.iter().chain([&d.chosen]).cloned().collect();
+                // `tied` holds the column's choice too: the kernel's
+                // candidates are in every column's.
                 match setwise_ties.iter_mut().find(|(s, _)| *s == slider) {
-                    Some((_, ties)) => ties.retain(|t| tied.contains(t)),
-                    None => setwise_ties.push((slider, tied)),
+                    Some((_, ties)) => ties.retain(|t| d.tied.contains(t)),
+                    None => setwise_ties.push((slider, d.tied.clone())),
                 }
             }
             continue;
         }
+        let others: Vec<String> = d.tied.iter().filter(|t| **t != d.chosen).cloned().collect();
         let mut want: Vec<&str> = others.iter().map(String::as_str).collect();
         want.sort_unstable();
         assert_eq!(
