@@ -1045,6 +1045,39 @@ pub mod decide {
         })
     }
 
+    /// One kernel that serves several columns (a piece's set-wise kernel
+    /// serves up to three): of the rows no column clears, the smallest
+    /// table; the rest are its ties. `None` if every row is cleared in
+    /// some column. Column by column the tie-break could name two kernels
+    /// (Zen 3's rooks: `ssse3` of a tie with `avx2` for 1-2 sliders,
+    /// `avx2` clearly beyond).
+    pub fn joint(
+        columns: &[&Decision],
+        footprint: impl Fn(&str) -> Option<usize>,
+    ) -> Option<Decision> {
+        let (first, rest) = columns.split_first()?;
+        // Each column's `tied` holds its choice: the rows it does not clear.
+        let uncleared: Vec<String> = first
+            .tied
+            .iter()
+            .filter(|row| rest.iter().all(|d| d.tied.contains(row)))
+            .cloned()
+            .collect();
+        let chosen = uncleared
+            .iter()
+            .min_by_key(|row| footprint(row).unwrap_or(usize::MAX))?
+            .clone();
+        let decided_by = match uncleared.len() {
+            1 => Some(format!("its {} columns together", columns.len())),
+            _ => None,
+        };
+        Some(Decision {
+            chosen,
+            tied: uncleared,
+            decided_by,
+        })
+    }
+
     /// The matrix's decided cells: an entry point (`single`, `batch`,
     /// `latency`, `setwise`), a piece, and the column the matrix shows it
     /// in (set-wise calls: each of their three columns).
@@ -1136,6 +1169,40 @@ pub mod decide {
 #[cfg(test)]
 mod tests {
     use super::compact_number_arrays;
+    use super::decide::{Decision, joint};
+
+    fn column(chosen: &str, tied: &[&str]) -> Decision {
+        Decision {
+            chosen: chosen.to_owned(),
+            tied: tied.iter().map(|t| t.to_string()).collect(),
+            decided_by: None,
+        }
+    }
+
+    #[test]
+    fn a_kernel_over_several_columns_is_the_smallest_table_none_clears() {
+        // Bytes: ssse3 the smallest, then avx2, then pext.
+        let footprint = |row: &str| ["ssse3", "avx2", "pext"].iter().position(|r| *r == row);
+        // Zen 3's rooks: the first column's tie-break names ssse3, the
+        // others clear avx2 alone.
+        let few = column("ssse3", &["avx2", "ssse3"]);
+        let (typical, many) = (column("avx2", &["avx2"]), column("avx2", &["avx2"]));
+        let d = joint(&[&few, &typical, &many], footprint).unwrap();
+        assert_eq!((d.chosen.as_str(), d.tied.len()), ("avx2", 1));
+        assert!(d.decided_by.is_some());
+        // A tie in every column: the smallest table, the rest its ties.
+        let wide = column("ssse3", &["pext", "avx2", "ssse3"]);
+        let d = joint(&[&wide, &few], footprint).unwrap();
+        assert_eq!(
+            (d.chosen.as_str(), d.tied),
+            ("ssse3", vec!["avx2".into(), "ssse3".into()])
+        );
+        assert_eq!(d.decided_by, None);
+        // Every row cleared somewhere: no kernel.
+        let other = column("pext", &["pext"]);
+        assert_eq!(joint(&[&few, &other], footprint), None);
+        assert_eq!(joint(&[], footprint), None);
+    }
 
     #[test]
     fn arrays_of_numbers_go_on_one_line_and_the_rest_keeps_its_layout() {

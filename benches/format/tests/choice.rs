@@ -231,8 +231,9 @@ fn agrees_with_intervals(r: &Results, class: &ClassChoice) {
             })
             .decision
     };
-    // Set-wise ties: those of every column the cell's kernel serves.
-    let mut setwise_ties: Vec<(Slider, Vec<String>)> = Vec::new();
+    // Set-wise calls: each piece's kernel and the decisions of the columns
+    // it serves, judged together below.
+    let mut setwise_columns: Vec<(Slider, Vec<&Decision>)> = Vec::new();
     for cell in cells(class) {
         let d = decision_of(&cell);
         let slider = cell.slider;
@@ -276,11 +277,9 @@ fn agrees_with_intervals(r: &Results, class: &ClassChoice) {
         if cell.entry == Entry::Setwise {
             let kernel = class.plan.get(Entry::Setwise, slider).name();
             if chosen == [kernel] {
-                // `tied` holds the column's choice too: the kernel's
-                // candidates are in every column's.
-                match setwise_ties.iter_mut().find(|(s, _)| *s == slider) {
-                    Some((_, ties)) => ties.retain(|t| d.tied.contains(t)),
-                    None => setwise_ties.push((slider, d.tied.clone())),
+                match setwise_columns.iter_mut().find(|(s, _)| *s == slider) {
+                    Some((_, columns)) => columns.push(d),
+                    None => setwise_columns.push((slider, vec![d])),
                 }
             }
             continue;
@@ -299,30 +298,26 @@ fn agrees_with_intervals(r: &Results, class: &ClassChoice) {
             cell.piece
         );
     }
-    // A piece's set-wise kernel: of the backends no column clears (tied
-    // with each column's choice), the smallest table; the others are its
-    // ties. Column by column the tie-break could name two kernels (Zen 3's
-    // rooks: `ssse3` of a tie with `avx2` for 1-2 sliders, `avx2` clearly
-    // beyond).
-    for (slider, uncleared) in setwise_ties {
+    // A piece's set-wise kernel, over the columns it serves
+    // (`decide::joint`): the smallest table no column clears; the others
+    // are its ties.
+    for (slider, columns) in setwise_columns {
         let kernel = class.plan.get(Entry::Setwise, slider).name();
-        let smallest = uncleared
-            .iter()
-            .min_by_key(|row| footprint(row).unwrap_or(usize::MAX))
-            .unwrap_or_else(|| {
-                panic!(
-                    "{}: class {} runs {kernel} for {slider} set-wise calls, which some column \
-                     clears",
-                    r.cpu.id, class.name
-                )
-            });
+        let joint = decide::joint(&columns, footprint).unwrap_or_else(|| {
+            panic!(
+                "{}: class {} runs {kernel} for {slider} set-wise calls, but every backend is \
+                 cleared in some column it serves",
+                r.cpu.id, class.name
+            )
+        });
         assert_eq!(
-            kernel, smallest,
-            "{}: class {}'s {slider} set-wise kernel should be the smallest table no column \
-             clears ({uncleared:?})",
+            kernel, joint.chosen,
+            "{}: class {}'s {slider} set-wise kernel should be the run's choice over the \
+             columns it serves: {joint}",
             r.cpu.id, class.name
         );
-        let mut want: Vec<&str> = uncleared
+        let mut want: Vec<&str> = joint
+            .tied
             .iter()
             .map(String::as_str)
             .filter(|t| *t != kernel)

@@ -273,7 +273,24 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let mut stale = Vec::new();
     for (file, sections) in &files {
         if !regenerate(&root.join(file), sections, args.check)? {
-            stale.push(*file);
+            stale.push(file.to_string());
+        }
+    }
+    // Each run's report: its Decisions follow the decision code.
+    for r in &runs {
+        let file = format!(
+            "benches/results/{}/{}",
+            r.cpu.id,
+            hq_bench_format::MATRIX_MD
+        );
+        let text = crate::report::markdown(r);
+        let current = std::fs::read_to_string(root.join(&file)).unwrap_or_default();
+        if current != text {
+            match args.check {
+                true => stale.push(file),
+                false => hq_bench_format::write_atomically(&root.join(&file), text.as_bytes())
+                    .map_err(anyhow::Error::msg)?,
+            }
         }
     }
     let n = runs.len();

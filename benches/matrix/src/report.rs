@@ -313,7 +313,8 @@ fn uncertainty(r: &Results) -> Vec<String> {
 
 /// The decisions the run's figures make (schema 3): per entry point,
 /// piece and column, the rule's choice (`hq_bench_format::decide`), and
-/// the plan the runtime build's facade ran.
+/// the plan the runtime build's facade ran; per piece, the set-wise
+/// kernel judged over the columns it serves (`decide::joint`).
 fn decisions(r: &Results) -> Vec<String> {
     if !r.has_samples() {
         return Vec::new();
@@ -322,48 +323,85 @@ fn decisions(r: &Results) -> Vec<String> {
     let plan: Option<hq::Plan> = metas(r)
         .find(|(c, _)| *c == "runtime")
         .and_then(|(_, m)| m.plan.as_deref()?.parse().ok());
-    let body = hq_bench_format::decide::decisions(r, footprint)
-        .into_iter()
-        .map(|d| {
-            let entry = hq::Entry::ALL.into_iter().find(|e| e.name() == d.entry);
-            let slider = hq::Slider::ALL.into_iter().find(|s| s.name() == d.piece);
-            let ran = plan.zip(entry).zip(slider).map(|((p, e), s)| {
-                // A set-wise column whose slider counts the loop over single
-                // lookups covers runs those lookups.
-                let high = match d.workload {
-                    "setwise-few" => 2,
-                    "setwise-typical" => 6,
-                    _ => 14,
-                };
-                let looped = e == hq::Entry::Setwise && p.setwise_loop.get(s) >= high;
-                let backend = match looped {
-                    true => p.get(hq::Entry::Single, s),
-                    false => p.get(e, s),
-                }
-                .name();
-                let text = match looped {
-                    true => format!("`{backend}` (loop)"),
-                    false => format!("`{backend}`"),
-                };
-                match backend == d.decision.chosen {
-                    true => text,
-                    false => format!("**{text}**"),
-                }
-            });
-            line(
-                &[d.entry, d.piece, d.workload],
-                [d.decision.to_string(), ran.unwrap_or("—".into())],
-            )
+    let cells = hq_bench_format::decide::decisions(r, footprint);
+    // What the plan ran in a cell: a set-wise column whose slider count
+    // the loop over single lookups covers runs those lookups.
+    let ran = |d: &hq_bench_format::decide::CellDecision| -> Option<(hq::Entry, String, bool)> {
+        let p = plan?;
+        let entry = hq::Entry::ALL.into_iter().find(|e| e.name() == d.entry)?;
+        let slider = hq::Slider::ALL.into_iter().find(|s| s.name() == d.piece)?;
+        let high = match d.workload {
+            "setwise-few" => 2,
+            "setwise-typical" => 6,
+            _ => 14,
+        };
+        let looped = entry == hq::Entry::Setwise && p.setwise_loop.get(slider) >= high;
+        let backend = match looped {
+            true => p.get(hq::Entry::Single, slider),
+            false => p.get(entry, slider),
+        };
+        Some((entry, backend.name().to_owned(), looped))
+    };
+    let mut body = Vec::new();
+    for d in &cells {
+        let shown = ran(d).map(|(entry, backend, looped)| {
+            let text = match looped {
+                true => format!("`{backend}` (loop)"),
+                false => format!("`{backend}`"),
+            };
+            // One kernel serves a piece's set-wise columns: there it
+            // differs only where the column clears it.
+            let differs = match entry {
+                hq::Entry::Setwise => !d.decision.tied.contains(&backend),
+                _ => backend != d.decision.chosen,
+            };
+            match differs {
+                true => format!("**{text}**"),
+                false => text,
+            }
         });
+        body.push(line(
+            &[d.entry, d.piece, d.workload],
+            [d.decision.to_string(), shown.unwrap_or("—".into())],
+        ));
+        if d.workload != "setwise-many" {
+            continue;
+        }
+        // After a piece's last set-wise column: its kernel, over the
+        // columns the plan's kernel serves (all three without a plan).
+        let served: Vec<&hq_bench_format::decide::Decision> = cells
+            .iter()
+            .filter(|c| c.entry == "setwise" && c.piece == d.piece)
+            .filter(|c| ran(c).is_none_or(|(_, _, looped)| !looped))
+            .map(|c| &c.decision)
+            .collect();
+        let Some(joint) = hq_bench_format::decide::joint(&served, footprint) else {
+            continue;
+        };
+        let kernel = plan.and_then(|p| {
+            let slider = hq::Slider::ALL.into_iter().find(|s| s.name() == d.piece)?;
+            Some(p.get(hq::Entry::Setwise, slider).name())
+        });
+        let shown = kernel.map(|k| match k == joint.chosen {
+            true => format!("`{k}`"),
+            false => format!("**`{k}`**"),
+        });
+        body.push(line(
+            &[d.entry, d.piece, "kernel"],
+            [joint.to_string(), shown.unwrap_or("—".into())],
+        ));
+    }
     vec![
         "## Decisions\n\nPer entry point, piece and column: the backend the figures choose. One \
          replaces another only when the interval of their paired ratio clears 1; single lookups \
          are decided by the hash perft, then the engine-shaped loop; candidates that tie through \
-         every level go to the smallest table footprint. `plan` is what the runtime build's \
-         facade ran (its class's plan; `(loop)`: single lookups serve the column's set-wise \
-         calls; **bold** where it differs from the decision)."
+         every level go to the smallest table footprint. One kernel serves a piece's set-wise \
+         columns: its row (`kernel`) is the smallest table that no column it serves clears. \
+         `plan` is what the runtime build's facade ran (its class's plan; `(loop)`: single \
+         lookups serve the column's set-wise calls; **bold** where it differs from the \
+         decision, or in a set-wise column where the column clears it)."
             .to_owned(),
-        table("entry|piece|column|decision|plan", body, 5),
+        table("entry|piece|column|decision|plan", body.into_iter(), 5),
     ]
 }
 
