@@ -1,7 +1,10 @@
 //! The facade's free functions against the backend they chose and a job,
 //! timed by interleaved rounds (A B C, B C A, ...) and the median: a quick,
 //! steady comparison of the call mechanism. Each row's figure is against
-//! the first row, the backend the plan chose for that entry point.
+//! the first row, the backend the plan chose for that entry point; its
+//! `-inlined` row runs the token's methods inlined into loops at this
+//! build's level, what a forced portable build's free functions are
+//! compared with.
 //!
 //! ```text
 //! cargo run --release -p hq-benches --example free_functions [-- --rounds 41 --workloads batch,setwise-few]
@@ -10,7 +13,8 @@
 use clap::Parser;
 use hq::{Backend, SliderAttacks, WithBackend};
 use hq_benches::{
-    Data, EngineLoop, Facade, Job, Lookup, Ours, Piece, Workload, lookups_per_iteration, run,
+    Data, EngineLoop, Facade, Inlined, Job, Lookup, Ours, Piece, Workload, lookups_per_iteration,
+    run,
 };
 use std::hint::black_box;
 use std::time::Instant;
@@ -42,6 +46,15 @@ fn main() {
             timed(Ours(token))
         }
     }
+    /// The token's methods inlined into loops at this build's level: what
+    /// a forced portable build's free functions are compared with.
+    struct InlinedToken;
+    impl WithBackend for InlinedToken {
+        type Output = Timed;
+        fn run<B: SliderAttacks>(self, token: B) -> Timed {
+            timed(Inlined(token))
+        }
+    }
     let plan = hq::selection().plan;
     println!("{}", hq::selection());
     for name in &args.workloads {
@@ -63,6 +76,10 @@ fn main() {
                 (
                     chosen.name().to_owned(),
                     hq::with_backend(chosen, Token).expect("the chosen backend runs"),
+                ),
+                (
+                    format!("{}-inlined", chosen.name()),
+                    hq::with_backend(chosen, InlinedToken).expect("the chosen backend runs"),
                 ),
                 ("hq".to_owned(), timed(Facade)),
                 ("hq-job".to_owned(), timed(Job)),
