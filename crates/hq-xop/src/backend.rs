@@ -153,7 +153,8 @@ vpperm_token!(
     tables size_of_val(&PAIRS) + size_of_val(&model::Op::ALL);
     // Always the portable occluded fill: one model lookup costs more than
     // twenty fills for a queen (the `xop-model` rows of the committed runs).
-    setwise rooks loop_up_to(0), bishops loop_up_to(0), queens loop_up_to(0)
+    // From baseline callers as every portable token's (`any caller`).
+    setwise rooks loop_up_to(0), bishops loop_up_to(0), queens loop_up_to(0); any caller
 );
 
 vpperm_token!(
