@@ -168,10 +168,23 @@ pub trait SliderAttacks: Copy + Send + Sync + core::fmt::Debug + 'static {
         occupancy: Bitboard,
         out: &mut [Bitboard],
     ) {
-        self.run_compiled(
-            #[inline(always)]
-            |t| slider.batch(t, squares, occupancy, out),
-        )
+        // A closure per piece, so that each compiled function has its
+        // piece a constant: one capturing `slider` compiled to a function
+        // shared by the three pieces, switching on it at run time.
+        match slider {
+            Slider::Rook => self.run_compiled(
+                #[inline(always)]
+                |t| t.rook_attacks_batch(squares, occupancy, out),
+            ),
+            Slider::Bishop => self.run_compiled(
+                #[inline(always)]
+                |t| t.bishop_attacks_batch(squares, occupancy, out),
+            ),
+            Slider::Queen => self.run_compiled(
+                #[inline(always)]
+                |t| t.queen_attacks_batch(squares, occupancy, out),
+            ),
+        }
     }
 
     /// `slider`'s set-wise call in the form for a caller not compiled for
@@ -184,10 +197,21 @@ pub trait SliderAttacks: Copy + Send + Sync + core::fmt::Debug + 'static {
         sliders: Bitboard,
         occupancy: Bitboard,
     ) -> Bitboard {
-        self.run_compiled(
-            #[inline(always)]
-            |t| slider.setwise(t, sliders, occupancy),
-        )
+        // A closure per piece, as in `batch_in_any_caller`.
+        match slider {
+            Slider::Rook => self.run_compiled(
+                #[inline(always)]
+                |t| t.rook_attacks_setwise(sliders, occupancy),
+            ),
+            Slider::Bishop => self.run_compiled(
+                #[inline(always)]
+                |t| t.bishop_attacks_setwise(sliders, occupancy),
+            ),
+            Slider::Queen => self.run_compiled(
+                #[inline(always)]
+                |t| t.queen_attacks_setwise(sliders, occupancy),
+            ),
+        }
     }
 
     /// Attacks from `sq` along one `line` (both directions).
