@@ -205,8 +205,9 @@ macro_rules! setwise_methods {
                 // fast as the compiled fill runs, and faster in an engine's
                 // loop (0.62x by the call: bench matrix, forced portable
                 // builds, Intel Xeon 6/0xa7); the diagonals' do not: inlined,
-                // a bishop's ran 0.70x the call per input, and gained only
-                // where a loop vectorizes it across calls (benches/README.md).
+                // a bishop's ran slower per input than the call, and gained
+                // only where a loop vectorizes it across calls (the rule and
+                // its figures: benches/README.md).
                 let rook = const { $crate::setwise::fill::$directions.end == $crate::setwise::fill::ROOK.end };
                 match rook && matches!(<Self as $crate::__core::SliderAttacks>::LEVEL, $crate::__core::cpu::Level::Baseline) {
                     true => $crate::setwise::fill::attacks($crate::setwise::fill::ROOK, sliders, occupancy),
