@@ -288,8 +288,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         if current != text {
             match args.check {
                 true => stale.push(file),
-                false => hq_bench_format::write_atomically(&root.join(&file), text.as_bytes())
-                    .map_err(anyhow::Error::msg)?,
+                false => crate::report::write(&root.join(&file), &text)?,
             }
         }
     }

@@ -671,7 +671,7 @@ fn per_piece_loops(r: &Results, rows: &Keys) -> Vec<String> {
 }
 
 /// Writes `text` to `path`.
-fn write(path: &Path, text: &str) -> anyhow::Result<()> {
+pub(crate) fn write(path: &Path, text: &str) -> anyhow::Result<()> {
     hq_bench_format::write_atomically(path, text.as_bytes()).map_err(anyhow::Error::msg)
 }
 
