@@ -12,7 +12,7 @@
 use hq_core::SliderAttacks;
 #[cfg(feature = "std")]
 use hq_core::{Bitboard, Slider, Square};
-use hq_plan::classes::{CLASSES, chosen_here, fixed, on_this_target};
+use hq_plan::classes::{CLASSES, ClassChoice, chosen_here, fixed, on_this_target};
 use hq_plan::{Backend, backend_list};
 use hq_plan::{Entry, Slider as Piece};
 
@@ -260,11 +260,10 @@ const INLINED: [[u32; 3]; 4] = {
 
 /// Whether a cell's match inlines `backend`: the cell's fixed backend where
 /// the build fixes it; in a forced build every forced backend; else the
-/// first class's choice on this target (the likeliest: the classes come
-/// most specific first). One arm: a second inlined arm, even one never
-/// taken, cost the taken one (four inlined arms, PEXT's taken: 0.75x of
-/// its throughput; `avx512`'s set-wise fill beside the other classes'
-/// set-wise arms: 0.84x of its own loop).
+/// choice of the likeliest class ([`LIKELIEST`]). One arm: a second inlined
+/// arm, even one never taken, cost the taken one (four inlined arms, PEXT's
+/// taken: 0.75x of its throughput; `avx512`'s set-wise fill beside the
+/// other classes' set-wise arms: 0.84x of its own loop).
 const fn inlined(backend: Backend, entry: Entry, slider: Piece) -> bool {
     if let Some(b) = fixed(entry, slider) {
         return b as u8 == backend as u8;
@@ -272,12 +271,33 @@ const fn inlined(backend: Backend, entry: Entry, slider: Piece) -> bool {
     if hq_plan::FORCED {
         return backend.is_forced();
     }
-    let mut i = 0;
+    match LIKELIEST {
+        Some(class) => class.plan.get(entry, slider) as u8 == backend as u8,
+        None => false,
+    }
+}
+
+/// The class a build most likely runs on: the first of this target whose
+/// level the build enables throughout, where it enables one above the
+/// portable level (a build for x86-64-v3, `-C target-cpu=native` on an
+/// AVX2 CPU, runs on the CPUs of that level); else the first of this target
+/// (the classes come most specific first).
+const LIKELIEST: Option<&ClassChoice> = {
+    let (mut first, mut built_for, mut i) = (None, None, 0);
     while i < CLASSES.len() {
-        if on_this_target(CLASSES[i].level) {
-            return CLASSES[i].plan.get(entry, slider) as u8 == backend as u8;
+        let class = &CLASSES[i];
+        if on_this_target(class.level) {
+            if first.is_none() {
+                first = Some(class);
+            }
+            if built_for.is_none() && class.level.is_static() {
+                built_for = Some(class);
+            }
         }
         i += 1;
     }
-    false
-}
+    match built_for {
+        Some(class) if class.level.arch().is_some() => Some(class),
+        _ => first,
+    }
+};
