@@ -1045,6 +1045,38 @@ pub mod decide {
         })
     }
 
+    /// The set-wise columns and the slider counts of their inputs, inclusive
+    /// (the bench's `Crowd`s).
+    pub const SETWISE_COLUMNS: [(&str, (u32, u32)); 3] = [
+        ("setwise-few", (1, 2)),
+        ("setwise-typical", (4, 6)),
+        ("setwise-many", (10, 14)),
+    ];
+
+    /// What runs a set-wise column's calls under a plan whose loop over
+    /// single lookups goes up to some number of sliders.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum SetwiseRun {
+        /// The single lookups, for every count of the column.
+        Lookups,
+        /// The lookups below the bound, the kernel above: the bound falls
+        /// inside the column.
+        Both,
+        /// The set-wise kernel: the only column it is judged on (`joint`).
+        Kernel,
+    }
+
+    /// What runs `workload` (one of [`SETWISE_COLUMNS`]) under a loop bound
+    /// of `bound` sliders; `None` for another column.
+    pub fn setwise_run(workload: &str, bound: u32) -> Option<SetwiseRun> {
+        let (_, (low, high)) = SETWISE_COLUMNS.iter().find(|(w, _)| *w == workload)?;
+        Some(match (bound >= *high, bound >= *low) {
+            (true, _) => SetwiseRun::Lookups,
+            (false, true) => SetwiseRun::Both,
+            (false, false) => SetwiseRun::Kernel,
+        })
+    }
+
     /// One kernel that serves several columns (a piece's set-wise kernel
     /// serves up to three): of the rows no column clears, the smallest
     /// table; the rest are its ties. `None` if every row is cleared in
@@ -1169,7 +1201,7 @@ pub mod decide {
 #[cfg(test)]
 mod tests {
     use super::compact_number_arrays;
-    use super::decide::{Decision, joint};
+    use super::decide::{Decision, SetwiseRun, joint, setwise_run};
 
     fn column(chosen: &str, tied: &[&str]) -> Decision {
         Decision {
@@ -1177,6 +1209,21 @@ mod tests {
             tied: tied.iter().map(|t| t.to_string()).collect(),
             decided_by: None,
         }
+    }
+
+    #[test]
+    fn a_loop_bound_splits_the_set_wise_columns() {
+        use SetwiseRun::*;
+        let runs = |bound| {
+            ["setwise-few", "setwise-typical", "setwise-many"].map(|w| setwise_run(w, bound))
+        };
+        assert_eq!(runs(0), [Some(Kernel); 3]);
+        // intel-avx512's bishops: lookups for 1-2, the fill beyond.
+        assert_eq!(runs(2), [Some(Lookups), Some(Kernel), Some(Kernel)]);
+        assert_eq!(runs(1), [Some(Both), Some(Kernel), Some(Kernel)]);
+        assert_eq!(runs(5), [Some(Lookups), Some(Both), Some(Kernel)]);
+        assert_eq!(runs(14), [Some(Lookups); 3]);
+        assert_eq!(setwise_run("batch", 2), None);
     }
 
     #[test]

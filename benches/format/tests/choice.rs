@@ -20,7 +20,7 @@
 
 use hq::unstable::{CLASSES, ClassChoice, classify};
 use hq::{Backend, Entry, Slider};
-use hq_bench_format::decide::{self, Decision};
+use hq_bench_format::decide::{self, Decision, SetwiseRun};
 use hq_bench_format::{Results, RowKind};
 use hq_core::cpu::{Feature, Level};
 use hq_core::identity::{Identity, Vendor};
@@ -116,15 +116,11 @@ fn cells(class: &ClassChoice) -> Vec<Cell> {
             plan.get(Entry::Setwise, slider),
         );
         let bound = plan.setwise_loop.get(slider);
-        for (workload, (low, high)) in [
-            ("setwise-few", (1, 2)),
-            ("setwise-typical", (4, 6)),
-            ("setwise-many", (10, 14)),
-        ] {
-            let rows = match (bound >= high, bound >= low) {
-                (true, _) => vec![single],
-                (false, true) => vec![single, kernel],
-                (false, false) => vec![kernel],
+        for (workload, _) in decide::SETWISE_COLUMNS {
+            let rows = match decide::setwise_run(workload, bound) {
+                Some(SetwiseRun::Lookups) => vec![single],
+                Some(SetwiseRun::Both) => vec![single, kernel],
+                _ => vec![kernel],
             };
             cells.push(Cell {
                 entry: Entry::Setwise,

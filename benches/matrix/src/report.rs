@@ -2,6 +2,7 @@
 
 use crate::chart;
 use anyhow::Context as _;
+use hq_bench_format::decide::{self, CellDecision, Decision, SetwiseRun};
 use hq_bench_format::{
     BenchMeta, CHART_SVG, CHOICE_SVG, Figure, MATRIX_MD, PER_PIECE_SUFFIX, REFERENCE_ROW,
 };
@@ -323,31 +324,28 @@ fn decisions(r: &Results) -> Vec<String> {
     let plan: Option<hq::Plan> = metas(r)
         .find(|(c, _)| *c == "runtime")
         .and_then(|(_, m)| m.plan.as_deref()?.parse().ok());
-    let cells = hq_bench_format::decide::decisions(r, footprint);
-    // What the plan ran in a cell: a set-wise column whose slider count
-    // the loop over single lookups covers runs those lookups.
-    let ran = |d: &hq_bench_format::decide::CellDecision| -> Option<(hq::Entry, String, bool)> {
+    let cells = decide::decisions(r, footprint);
+    // What the plan ran in a cell, and how a set-wise column's calls ran
+    // (`decide::setwise_run`): a column whose slider counts the loop over
+    // single lookups covers ran those lookups.
+    let ran = |d: &CellDecision| -> Option<(hq::Entry, String, Option<SetwiseRun>)> {
         let p = plan?;
         let entry = hq::Entry::ALL.into_iter().find(|e| e.name() == d.entry)?;
         let slider = hq::Slider::ALL.into_iter().find(|s| s.name() == d.piece)?;
-        let high = match d.workload {
-            "setwise-few" => 2,
-            "setwise-typical" => 6,
-            _ => 14,
+        let run = decide::setwise_run(d.workload, p.setwise_loop.get(slider))
+            .filter(|_| entry == hq::Entry::Setwise);
+        let backend = match run {
+            Some(SetwiseRun::Lookups) => p.get(hq::Entry::Single, slider),
+            _ => p.get(entry, slider),
         };
-        let looped = entry == hq::Entry::Setwise && p.setwise_loop.get(slider) >= high;
-        let backend = match looped {
-            true => p.get(hq::Entry::Single, slider),
-            false => p.get(entry, slider),
-        };
-        Some((entry, backend.name().to_owned(), looped))
+        Some((entry, backend.name().to_owned(), run))
     };
     let mut body = Vec::new();
     for d in &cells {
-        let shown = ran(d).map(|(entry, backend, looped)| {
-            let text = match looped {
-                true => format!("`{backend}` (loop)"),
-                false => format!("`{backend}`"),
+        let shown = ran(d).map(|(entry, backend, run)| {
+            let text = match run {
+                Some(SetwiseRun::Lookups) => format!("`{backend}` (loop)"),
+                _ => format!("`{backend}`"),
             };
             // One kernel serves a piece's set-wise columns: there it
             // differs only where the column clears it.
@@ -368,14 +366,15 @@ fn decisions(r: &Results) -> Vec<String> {
             continue;
         }
         // After a piece's last set-wise column: its kernel, over the
-        // columns the plan's kernel serves (all three without a plan).
-        let served: Vec<&hq_bench_format::decide::Decision> = cells
+        // columns the plan's kernel alone serves, as the data test judges
+        // it (all three without a plan).
+        let served: Vec<&Decision> = cells
             .iter()
             .filter(|c| c.entry == "setwise" && c.piece == d.piece)
-            .filter(|c| ran(c).is_none_or(|(_, _, looped)| !looped))
+            .filter(|c| ran(c).is_none_or(|(_, _, run)| run == Some(SetwiseRun::Kernel)))
             .map(|c| &c.decision)
             .collect();
-        let Some(joint) = hq_bench_format::decide::joint(&served, footprint) else {
+        let Some(joint) = decide::joint(&served, footprint) else {
             continue;
         };
         let kernel = plan.and_then(|p| {
