@@ -36,7 +36,9 @@ pub fn no_std() -> anyhow::Result<()> {
     sh.set_var("CARGO_TARGET_DIR", "target/no-std-native");
     sh.set_var("RUSTFLAGS", "-C target-cpu=native");
     cargo(&sh, test).run()?;
-    let std_tests = "--test facade --test switching --test plan --test first_use";
+    // `--lib`: the route's unit tests, where the build's level decides
+    // which class's arms it inlines.
+    let std_tests = "--lib --test facade --test switching --test plan --test first_use";
     let std_tests =
         format!("test -p hq-attacks {std_tests} --config profile.test.opt-level=0 -- --nocapture");
     cargo(&sh, &std_tests).run()?;

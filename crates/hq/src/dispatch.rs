@@ -301,3 +301,50 @@ const LIKELIEST: Option<&ClassChoice> = {
         _ => first,
     }
 };
+
+#[cfg(test)]
+mod tests {
+    use super::{CLASSES, LIKELIEST, inlined_backend};
+    use hq_core::cpu::Level;
+    use hq_plan::{Entry, Slider};
+
+    /// The route inlines the likeliest class's choices: in a build for a
+    /// level above the portable one, the first class of that level (a
+    /// build for x86-64-v3 inlines the AVX2 classes' choices, not the
+    /// first class's AVX-512 ones); else the target's first class.
+    #[test]
+    fn the_inlined_arms_are_the_likeliest_class_choices() {
+        let class = LIKELIEST.expect("every target has a class");
+        let first = CLASSES
+            .iter()
+            .find(|c| hq_plan::classes::on_this_target(c.level))
+            .expect("a class");
+        let built_for = Level::ALL
+            .iter()
+            .rev()
+            .find(|l| l.arch().is_some() && l.is_static() && hq_plan::classes::on_this_target(**l));
+        match built_for {
+            Some(level) if CLASSES.iter().any(|c| c.level == *level) => {
+                let expected = CLASSES
+                    .iter()
+                    .find(|c| c.level.is_static())
+                    .expect("a class");
+                assert_eq!(class.name, expected.name, "a build for {level}");
+                assert!(class.level.is_static());
+            }
+            _ => assert_eq!(class.name, first.name, "a build for the portable level"),
+        }
+        if hq_plan::FORCED {
+            return;
+        }
+        for slider in Slider::ALL {
+            let cell = (Entry::Setwise, slider);
+            if hq_plan::classes::fixed(cell.0, slider).is_none() {
+                assert_eq!(
+                    inlined_backend(cell.0, slider),
+                    Some(class.plan.get(cell.0, slider))
+                );
+            }
+        }
+    }
+}
