@@ -338,11 +338,10 @@ mod tests {
             return;
         }
         for slider in Slider::ALL {
-            let cell = (Entry::Setwise, slider);
-            if hq_plan::classes::fixed(cell.0, slider).is_none() {
+            if hq_plan::classes::fixed(Entry::Setwise, slider).is_none() {
                 assert_eq!(
-                    inlined_backend(cell.0, slider),
-                    Some(class.plan.get(cell.0, slider))
+                    inlined_backend(Entry::Setwise, slider),
+                    Some(class.plan.get(Entry::Setwise, slider))
                 );
             }
         }
