@@ -276,8 +276,15 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             stale.push(file.to_string());
         }
     }
-    // Each run's report: its Decisions follow the decision code.
+    // Each run's report (its Decisions follow the decision code) and, when
+    // writing, its charts: a run copied in from another CPU gets all of its
+    // outputs from this one command.
     for r in &runs {
+        if !args.check {
+            let dir = root.join("benches/results").join(&r.cpu.id);
+            crate::report::write_single(r, &dir)?;
+            continue;
+        }
         let file = format!(
             "benches/results/{}/{}",
             r.cpu.id,
@@ -286,10 +293,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let text = crate::report::markdown(r);
         let current = std::fs::read_to_string(root.join(&file)).unwrap_or_default();
         if current != text {
-            match args.check {
-                true => stale.push(file),
-                false => crate::report::write(&root.join(&file), &text)?,
-            }
+            stale.push(file);
         }
     }
     let n = runs.len();

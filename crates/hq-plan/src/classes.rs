@@ -196,22 +196,19 @@ pub const CLASSES: &[ClassChoice] = &[
         families: (0x19, 0x19),
         level: Level::X86V4,
         fast_pext: Some(true),
-        plan: AMD_AVX512,
-        evidence: "measured: benches/results/amd-epyc-f19-m11-s1 (Zen 4; rows pext, avx512 and \
-                   the per-piece loops, runtime build; latency: every row's latency column)",
+        // Bishops' chains: a tie of the two first-rank HQ forms, the
+        // smaller table.
+        plan: AMD_AVX512.with(Entry::Latency, Slider::Bishop, ScalarRankDiagonal),
+        evidence: "measured: benches/results/amd-epyc-f19-m11-s1 (Zen 4, commit 8e1ea73; each \
+                   cell the decision of its matrix.md: backends compared by paired intervals \
+                   over fresh processes and code layouts, runtime build; single lookups by the \
+                   hash perft)",
         measured_on: &["amd-epyc-f19-m11-s1"],
-        ties: &[
-            Tie {
-                entry: Entry::Single,
-                slider: Slider::Rook,
-                with: &[PextPdep],
-            },
-            Tie {
-                entry: Entry::Latency,
-                slider: Slider::Bishop,
-                with: &[ScalarRankDiagonal],
-            },
-        ],
+        ties: &[Tie {
+            entry: Entry::Latency,
+            slider: Slider::Bishop,
+            with: &[ScalarRankTable],
+        }],
     },
     ClassChoice {
         name: "amd-zen5",
