@@ -202,6 +202,18 @@ fn the_choice_table_agrees_with_every_committed_run() {
             r.cpu.id,
             class.name
         );
+        // What the run measured is what its class keeps a calibration on
+        // its model from overturning (`ClassChoice::keeps`).
+        let mut measured: Vec<&str> = class.measured_backends.iter().map(|b| b.name()).collect();
+        let mut rows: Vec<&str> = backend_rows(r);
+        rows.retain(|row| Backend::from_name(row).is_ok());
+        measured.sort_unstable();
+        rows.sort_unstable();
+        assert_eq!(
+            measured, rows,
+            "{}: class {}'s `measured_backends` should be the run's backend rows",
+            r.cpu.id, class.name
+        );
         match r.has_samples() {
             true => agrees_with_intervals(r, class),
             false => agrees_with_fixed_ratios(r, class),

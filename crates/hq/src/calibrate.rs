@@ -9,19 +9,24 @@
 //! plan's backend only where the whole 95 % interval of their paired ratio
 //! (the two timed in the same rounds; the interval of the median by order
 //! statistics) lies below 0.95, and never where the class's committed
-//! figures call the two a tie (`ClassChoice::ties`); challengers that clear
-//! it but not each other go to the smallest table footprint. The inputs and
-//! the reasons for each rule: `docs/architecture.md`, "Calibration".
+//! figures keep it (`ClassChoice::keeps`: they call the two a tie, or they
+//! measured this very model and the challenger, and so cleared or tied it
+//! over fresh processes, which 5 ms in one process cannot outweigh);
+//! challengers that clear it but not each other go to the smallest table
+//! footprint. A cell it cannot separate keeps the starting plan's backend.
+//! The inputs and the reasons for each rule: `docs/architecture.md`,
+//! "Calibration".
 
 use crate::dispatch::{Arms, Kernel, dispatch, key_of, keyed, keyed_for};
 use crate::kernels::{Batch, FreeFunctions, LATENCY, SINGLE, Setwise, Single};
 use core::fmt;
 use core::marker::PhantomData;
+use hq_core::cpu::Identity;
 use hq_core::entries::Entries;
 use hq_core::{Bitboard, SliderAttacks, Square, union_of_up_to_two};
 use hq_plan::Backend;
 use hq_plan::BackendError;
-use hq_plan::classes::fixed;
+use hq_plan::classes::{ClassChoice, fixed};
 use hq_plan::{Entry, Plan, Slider};
 use std::boxed::Box;
 use std::time::{Duration, Instant};
@@ -40,6 +45,13 @@ const MAX_ROUNDS: u32 = 40;
 /// and the slowest candidates took most of each round.
 const PRUNE_FACTOR: f64 = 2.0;
 const PRUNE_AFTER: u32 = 2;
+/// A candidate whose warm-up took this many times its cell's fastest
+/// warm-up is timed no further: the research backends' batches (up to 100x
+/// the best), which made each round take 1.5 ms on the Intel Xeon, leaving
+/// a build with every backend (`all-backends`, as `hq-info`) one or two
+/// rounds, too few for any interval. Loose, since a warm-up pays cold
+/// tables (`pext`'s 841 KiB).
+const WARM_UP_PRUNE_FACTOR: f64 = 8.0;
 /// Set-wise calls per size range in one sample (with 16, a sample's own
 /// cost weighed enough to reverse an order the bench matrix measures).
 const SETWISE_PER_RANGE: usize = 64;
@@ -83,6 +95,10 @@ pub struct Calibration {
     pub base: Plan,
     /// Every candidate's figure.
     pub figures: Vec<Figure>,
+    /// The challengers that cleared the starting plan's backend by the
+    /// margin here, but which the class's committed figures keep out
+    /// (`ClassChoice::keeps`): where this calibration disagrees with them.
+    pub overruled: Vec<Figure>,
     /// Timed rounds (after the warm-up).
     pub rounds: u32,
     /// The calibration's whole time.
@@ -131,6 +147,17 @@ impl fmt::Display for Calibration {
                     all.join(", ")
                 )?;
             }
+        }
+        for fig in &self.overruled {
+            let start = self.figure_of(&self.base, fig.entry, fig.slider);
+            let start = start.map_or(std::string::String::new(), |s| std::format!("{s} ns"));
+            writeln!(
+                f,
+                "{}.{}: kept {start} against {fig} ns: the class's committed figures tie the two \
+                 or measured both on this model",
+                fig.entry.name(),
+                fig.slider
+            )?;
         }
         write!(f, "plan: {}", self.plan)
     }
@@ -356,6 +383,29 @@ struct Cell {
     figure: Figure,
     run: Loop,
     samples: Vec<f64>,
+    /// The warm-up round's time per lookup.
+    warm_up: f64,
+}
+
+/// The cells to time no further: the starting plan's candidates never;
+/// the others where `time` is over `factor` times the best of their
+/// entry point and piece (a time of NaN, a candidate the deadline left
+/// out, is not).
+fn hopeless(cells: &[Cell], base: &Plan, factor: f64, time: impl Fn(&Cell) -> f64) -> Vec<bool> {
+    let best = |f: &Figure| {
+        let same = cells
+            .iter()
+            .filter(|c| (c.figure.entry, c.figure.slider) == (f.entry, f.slider));
+        same.map(&time).fold(f64::INFINITY, f64::min)
+    };
+    cells
+        .iter()
+        .map(|c| {
+            let f = &c.figure;
+            candidate_of(base, f.entry, f.slider) != (f.backend, f.setwise_loop)
+                && time(c) > factor * best(f)
+        })
+        .collect()
 }
 
 /// The cells of every candidate of every cell of the plan starting at `base`.
@@ -399,6 +449,7 @@ fn cells(base: &Plan) -> Vec<Cell> {
                             figure,
                             run,
                             samples: Vec::new(),
+                            warm_up: f64::NAN,
                         });
                     }
                 };
@@ -424,14 +475,19 @@ fn cells(base: &Plan) -> Vec<Cell> {
     cells
 }
 
-/// Measures every candidate and chooses, starting from `base` (nothing is
-/// installed).
-pub(crate) fn measure(base: Plan) -> Result<Calibration, BackendError> {
+/// Measures every candidate and chooses, starting from `base`, on a CPU of
+/// `identity` (its class's committed figures keep what they decided;
+/// nothing is installed).
+pub(crate) fn measure(base: Plan, identity: Identity) -> Result<Calibration, BackendError> {
     let start = Instant::now();
     let inputs = Inputs::new();
     let mut cells = cells(&base);
     let (mut sink, mut rounds, mut state) = (0u64, 0, 0x2545_F491_4F6C_DD1Du64);
     let mut order: Vec<usize> = (0..cells.len()).collect();
+    let is_start = |c: &Cell| {
+        let f = &c.figure;
+        candidate_of(&base, f.entry, f.slider) == (f.backend, f.setwise_loop)
+    };
     // The shortest round so far predicts the next.
     let mut shortest = Duration::MAX;
     // Round 0 is the warm-up (tables into the caches, branch predictors).
@@ -446,8 +502,16 @@ pub(crate) fn measure(base: Plan) -> Result<Calibration, BackendError> {
             state ^= state << 17;
             order.swap(i, (state % (i as u64 + 1)) as usize);
         }
+        if round == 0 {
+            // The starting plan's candidates warm up first: they are what
+            // a calibration cut short keeps.
+            order.sort_by_key(|&i| !is_start(&cells[i]));
+        }
         for &i in &order {
-            if round > 1 && start.elapsed() > DEADLINE {
+            // Every round stops at the deadline (a preempted warm-up took
+            // 11 ms on the Intel Xeon), but for the starting plan's
+            // warm-up: a candidate not warmed up has no figure.
+            if start.elapsed() > DEADLINE && !(round == 0 && is_start(&cells[i])) {
                 break 'rounds;
             }
             let cell = &mut cells[i];
@@ -457,58 +521,82 @@ pub(crate) fn measure(base: Plan) -> Result<Calibration, BackendError> {
             let timer = Instant::now();
             let lookups = (cell.run)(&inputs, &mut sink);
             let ns = timer.elapsed().as_nanos() as f64 / lookups as f64;
-            if round > 0 {
-                cell.samples.push(ns);
+            match round {
+                0 => cell.warm_up = ns,
+                _ => cell.samples.push(ns),
             }
         }
         rounds += u32::from(round > 0);
-        if round == PRUNE_AFTER {
-            let fastest = |c: &Cell| c.samples.iter().copied().fold(f64::INFINITY, f64::min);
-            let best = |f: &Figure| {
-                let same = cells
-                    .iter()
-                    .filter(|c| (c.figure.entry, c.figure.slider) == (f.entry, f.slider));
-                same.map(fastest).fold(f64::INFINITY, f64::min)
-            };
-            let hopeless: Vec<bool> = cells
-                .iter()
-                .map(|c| {
-                    let f = &c.figure;
-                    candidate_of(&base, f.entry, f.slider) != (f.backend, f.setwise_loop)
-                        && fastest(c) > PRUNE_FACTOR * best(f)
-                })
-                .collect();
+        let hopeless = match round {
+            0 => hopeless(&cells, &base, WARM_UP_PRUNE_FACTOR, |c| c.warm_up),
+            PRUNE_AFTER => hopeless(&cells, &base, PRUNE_FACTOR, |c| {
+                c.samples.iter().copied().fold(f64::INFINITY, f64::min)
+            }),
+            _ => Vec::new(),
+        };
+        if !hopeless.is_empty() {
             order.retain(|&i| !hopeless[i]);
         }
-        shortest = shortest.min(round_start.elapsed());
+        // The warm-up's time, cold tables included, predicts no round.
+        if round > 0 {
+            shortest = shortest.min(round_start.elapsed());
+        }
     }
     core::hint::black_box(sink);
     let (figures, samples): (Vec<Figure>, Vec<Vec<f64>>) = cells
         .into_iter()
+        .filter(|c| !c.warm_up.is_nan())
         .map(|mut c| {
-            let mut sorted = c.samples.clone();
+            // A candidate pruned after the warm-up has only its time there.
+            let mut sorted = match c.samples.is_empty() {
+                true => std::vec![c.warm_up],
+                false => c.samples.clone(),
+            };
             sorted.sort_by(f64::total_cmp);
             c.figure.ns = sorted[sorted.len() / 2];
             c.figure.fastest = sorted[0];
             (c.figure, c.samples)
         })
         .unzip();
-    // Where the start is the class's plan, its committed ties hold.
-    let class = hq_plan::classes::this_cpu();
-    let tied = |entry: Entry, slider: Slider| match base.get(entry, slider)
-        == class.plan.get(entry, slider)
-    {
-        true => class.tied(entry, slider),
-        false => &[],
-    };
-    let plan = choose(&base, &figures, &samples, tied);
+    let class = hq_plan::classes::classify(identity, hq_core::cpu::Level::is_detected);
+    let (plan, overruled) = choose_for(&base, class, identity, &figures, &samples);
     Ok(Calibration {
         plan,
         base,
         figures,
+        overruled,
         rounds,
         elapsed: start.elapsed(),
     })
+}
+
+/// [`choose`] from `base` on a CPU of `identity` in `class`: where the start
+/// is the class's backend, the class's committed figures keep it against
+/// the challengers they decided ([`ClassChoice::keeps`]). Also the
+/// challengers that cleared the start but were kept out.
+pub(crate) fn choose_for(
+    base: &Plan,
+    class: &ClassChoice,
+    identity: Identity,
+    figures: &[Figure],
+    samples: &[Vec<f64>],
+) -> (Plan, Vec<Figure>) {
+    let keeps = |entry: Entry, slider: Slider, challenger: Backend| {
+        base.get(entry, slider) == class.plan.get(entry, slider)
+            && class.keeps(identity, entry, slider, challenger)
+    };
+    let plan = choose(base, figures, samples, keeps);
+    let unkept = choose(base, figures, samples, |_, _, _| false);
+    let overruled = figures
+        .iter()
+        .filter(|f| {
+            let unkept = candidate_of(&unkept, f.entry, f.slider);
+            (f.backend, f.setwise_loop) == unkept
+                && unkept != candidate_of(&plan, f.entry, f.slider)
+        })
+        .copied()
+        .collect();
+    (plan, overruled)
 }
 
 /// The 95 % interval of the median of `ratios` by order statistics (no
@@ -544,15 +632,15 @@ fn clears(a: &[f64], b: &[f64], margin: f64) -> bool {
 }
 
 /// Each cell's choice: the starting plan's candidate, unless challengers
-/// clear it by [`MARGIN`] and are not among the backends `tied` with it;
+/// clear it by [`MARGIN`] and are not among the backends it `keeps` against;
 /// of those, the ones no other clears, the smallest table footprint first
 /// (then the fastest median). A set-wise loop only over the chosen single
 /// lookups. `samples[i]` are `figures[i]`'s rounds, in order.
-fn choose<'a>(
+fn choose(
     base: &Plan,
     figures: &[Figure],
     samples: &[Vec<f64>],
-    tied: impl Fn(Entry, Slider) -> &'a [Backend],
+    keeps: impl Fn(Entry, Slider, Backend) -> bool,
 ) -> Plan {
     let mut plan = *base;
     let pick = |entry: Entry, slider: Slider, allowed: &dyn Fn(&Figure) -> bool| {
@@ -574,11 +662,10 @@ fn choose<'a>(
                 .map(|&i| figures[i])
                 .min_by(|a, b| a.ns.total_cmp(&b.ns));
         };
-        let ties = tied(entry, slider);
         let challengers: Vec<usize> = of
             .iter()
             .copied()
-            .filter(|&i| i != kept && !ties.contains(&figures[i].backend))
+            .filter(|&i| i != kept && !keeps(entry, slider, figures[i].backend))
             .filter(|&i| clears(&samples[i], &samples[kept], MARGIN))
             .collect();
         let undominated = challengers.iter().copied().filter(|&j| {
@@ -637,6 +724,28 @@ mod tests {
     }
 
     #[test]
+    fn hopeless_candidates_are_timed_no_further_but_the_start_always_is() {
+        let cell = |backend, warm_up| Cell {
+            figure: batch(backend, f64::NAN, f64::NAN),
+            run: Box::new(|_: &Inputs, _: &mut u64| 0),
+            samples: Vec::new(),
+            warm_up,
+        };
+        let base = Plan::all(Backend::XopModel);
+        let cells = [
+            cell(Backend::XopModel, 100.0),
+            cell(Backend::Classic, 2.0),
+            cell(Backend::ScalarReverse, 15.0),
+            cell(Backend::ScalarRankTable, 17.0),
+            cell(Backend::ReverseBitboards, f64::NAN),
+        ];
+        let out = hopeless(&cells, &base, WARM_UP_PRUNE_FACTOR, |c| c.warm_up);
+        // 8x the best (2.0): 17 is out, 15 stays, the start stays at 50x,
+        // and a candidate the deadline left out is not judged.
+        assert_eq!(out, [false, false, false, true, false]);
+    }
+
+    #[test]
     fn the_order_statistics_interval_holds_the_median() {
         let (low, median, high) = median_interval((1..=20).map(f64::from).collect()).unwrap();
         // n = 20: the 6th and 15th values.
@@ -654,8 +763,8 @@ mod tests {
                 figures.push(batch(*b, 1.0, 1.0));
                 samples.push(s.clone());
             }
-            let tied = |_, _| ties;
-            choose(&base, &figures, &samples, tied).get(Entry::Batch, Slider::Rook)
+            let keeps = |_, _, b| ties.contains(&b);
+            choose(&base, &figures, &samples, keeps).get(Entry::Batch, Slider::Rook)
         };
         let start = rounds(1.0, 0.02);
         let faster = (Backend::ScalarReverse, rounds(0.8, 0.02));

@@ -137,6 +137,21 @@ pub mod unstable {
     ) -> Result<crate::Selection, crate::BackendError> {
         crate::select::decide_for(identity, optimised)
     }
+
+    /// The plan a calibration starting from `base` on a CPU of `identity`
+    /// in `class` chooses from `figures`, whose rounds are `samples` (one
+    /// list per figure, rounds in the order they were timed, paired across
+    /// figures): for tests of the rule on figures drawn from committed runs.
+    #[cfg(all(feature = "std", not(target_arch = "wasm32")))]
+    pub fn calibration_choice(
+        base: &crate::Plan,
+        class: &ClassChoice,
+        identity: Identity,
+        figures: &[crate::Figure],
+        samples: &[std::vec::Vec<f64>],
+    ) -> crate::Plan {
+        crate::calibrate::choose_for(base, class, identity, figures, samples).0
+    }
 }
 
 pub use select::{CALIBRATE_VAR, PLAN_VAR};
@@ -276,7 +291,8 @@ pub fn set_plan(plan: Plan) -> Result<(), BackendError> {
 /// ```
 #[cfg(all(feature = "std", not(target_arch = "wasm32")))]
 pub fn calibrate() -> Result<Calibration, BackendError> {
-    let calibration = calibrate::measure(selection().plan)?;
+    let identity = hq_core::cpu::Identity::detect();
+    let calibration = calibrate::measure(selection().plan, identity)?;
     installed::replace(calibration.plan, Source::Calibration)?;
     Ok(calibration)
 }

@@ -554,7 +554,7 @@ mod env {
             #[cfg(not(target_arch = "wasm32"))]
             {
                 s.unmeasured = Some(identity).filter(|_| wanted.is_none());
-                s.plan = crate::calibrate::measure(s.plan)?.plan;
+                s.plan = crate::calibrate::measure(s.plan, identity)?.plan;
                 s.source = Source::Calibration;
             }
             #[cfg(target_arch = "wasm32")]
