@@ -12,9 +12,10 @@
 //! (PDEP, 3 cycles on the CPUs with a fast PEXT), and a table that stays
 //! in L2 where engines' transposition tables evict the large one.
 
-#[cfg(any(not(target_arch = "x86_64"), miri, test))]
-use super::soft_pext;
-use super::{BISHOP_LAYOUT, BISHOP_STEPS, ROOK_ENTRIES, ROOK_LAYOUT, ROOK_STEPS, walk};
+use super::{
+    BISHOP_LAYOUT, BISHOP_STEPS, ROOK_ENTRIES, ROOK_LAYOUT, ROOK_STEPS, fill_square, ray_shares,
+    soft_pext, walk,
+};
 use hq_core::cpu::Level;
 use hq_core::{Bitboard, Line, Slider, Square};
 
@@ -63,31 +64,8 @@ static ENTRIES: PieceEntries = PieceEntries {
     bishop: entries(&BISHOP_LAYOUT, &BISHOP_STEPS),
 };
 
-/// `walk(sq, occupancy, steps)` packed onto `span` (`soft_pext` of it,
-/// with one step per attacked square: each square's bit is its index
-/// among the span's). At most 14 bits: a rook's span.
-const fn walk_packed(sq: usize, occupancy: u64, steps: &[(i32, i32); 4], span: u64) -> u16 {
-    let mut packed = 0u16;
-    let mut d = 0;
-    while d < 4 {
-        let (df, dr) = steps[d];
-        let (mut f, mut r) = ((sq % 8) as i32 + df, (sq / 8) as i32 + dr);
-        while f >= 0 && f < 8 && r >= 0 && r < 8 {
-            let bit = 1u64 << (r * 8 + f);
-            packed |= 1 << (span & (bit - 1)).count_ones();
-            if occupancy & bit != 0 {
-                break;
-            }
-            f += df;
-            r += dr;
-        }
-        d += 1;
-    }
-    packed
-}
-
 /// Every attack set packed onto its square's span, in `Pext`'s order.
-#[allow(long_running_const_eval)] // as many ray steps as `Pext`'s table, once per build
+#[allow(long_running_const_eval)] // as many entries as `Pext`'s table, once per build
 static PACKED: [u16; ROOK_ENTRIES + super::BISHOP_ENTRIES] = {
     let mut table = [0u16; ROOK_ENTRIES + super::BISHOP_ENTRIES];
     let kinds = [(&ROOK_STEPS, &ROOK_LAYOUT), (&BISHOP_STEPS, &BISHOP_LAYOUT)];
@@ -97,17 +75,20 @@ static PACKED: [u16; ROOK_ENTRIES + super::BISHOP_ENTRIES] = {
         let mut sq = 0;
         while sq < 64 {
             let (mask, offset) = layout[sq];
+            // Each ray's reach packed onto the span: the packed sets are
+            // the ORs of the rays' (PEXT of disjoint sets).
             let span = walk(sq, 0, steps);
-            let mut subset = 0u64;
-            let mut k = 0;
-            loop {
-                table[offset + k] = walk_packed(sq, subset, steps, span);
-                k += 1;
-                subset = subset.wrapping_sub(mask) & mask;
-                if subset == 0 {
-                    break;
+            let mut shares = ray_shares(sq, steps, mask);
+            let mut d = 0;
+            while d < 4 {
+                let mut i = 0;
+                while i < shares[d].count {
+                    shares[d].reached[i] = soft_pext(shares[d].reached[i], span);
+                    i += 1;
                 }
+                d += 1;
             }
+            fill_square!(table[offset] = shares, as u16);
             sq += 1;
         }
         kind += 1;
