@@ -2,14 +2,19 @@
 //! also build (ARM machines, browsers).
 //!
 //! * **aarch64-unknown-linux-gnu**: clippy where the code differs by
-//!   architecture, then the workspace tests under Debian's `qemu-user`. Its
-//!   CPU has NEON, so the `neon` backend runs the shared and perft suites;
-//!   `hq-info`'s CLI test runs its binary through it too (`HQ_TEST_RUNNER`).
-//! * **wasm32-wasip1**: the workspace tests under Node's WASI
+//!   architecture, then the tests of the kernels and the facade
+//!   ([`KERNELS`]) under Debian's `qemu-user`. Its CPU has NEON, so the
+//!   `neon` backend runs the shared suite, and the facade chooses for it.
+//! * **wasm32-wasip1**: the same tests under Node's WASI
 //!   (`xtask/wasi-run.mjs`) with `+simd128`, and without it the crates whose
-//!   code changes with it (wasm has no run-time detection). Not `hq-info` (its
-//!   CLI test starts processes) nor `xtask`. `#[should_panic]` tests show as
-//!   ignored: wasm32 aborts on panic.
+//!   code changes with it (wasm has no run-time detection).
+//!   `#[should_panic]` tests show as ignored: wasm32 aborts on panic.
+//!
+//! Not the crates on top of the facade (the perft board `hq-chess`, the
+//! mailbox, `hq-info`, the tooling): their code is the same on every target
+//! but for the facade's choice, which the facade's tests check, and their
+//! builds (the perft's every-backend copies above all) were most of this
+//! step's 742 s on the Intel Xeon 6/0xa7.
 //! * **wasm32-unknown-unknown** (browsers): clippy of the libraries, portable
 //!   and `+simd128`. Its release code is built by the WASI tests and by
 //!   `cargo xtask test`'s wasm module size step (a release build here cost
@@ -33,14 +38,12 @@ pub struct Args {
 }
 
 const AARCH64: &str = "aarch64-unknown-linux-gnu";
-/// The bench matrix's tooling, left out of the cross tests: no engine
-/// links it, its tests are of data and reports, not of the target, and
-/// its build (the bench loops of every row, the report's dependencies)
-/// weighs on the cross builds. The host runs its tests; the bench
-/// library's aarch64 build is checked by clippy.
-const TOOLING: &str = "--exclude hq-benches --exclude hq-bench-format --exclude hq-bench-stats \
-                       --exclude hq-bench-matrix";
 const WASI: &str = "wasm32-wasip1";
+/// The crates whose tests run on the other targets: the levels and the CPU
+/// detection (`hq-attacks-core`), every backend's kernels and shared suite,
+/// the class table (`hq-plan`) and the facade's choice (`hq-attacks`).
+const KERNELS: &str = "-p hq-attacks-core -p hq-scalar -p hq-simd -p hq-pext -p hq-xop -p hq-classic \
+                       -p hq-reverse -p hq-plan -p hq-attacks";
 const WASM: &str = "wasm32-unknown-unknown";
 
 /// `CARGO_TARGET_<TRIPLE>_<key>`: cargo's setting `key` for `triple`.
@@ -123,14 +126,10 @@ fn target(sh: &Shell, triple: &str, needs: &[(&str, &str)], steps: Vec<(&str, Cm
 fn aarch64(sh: &Shell) -> Result<()> {
     // The emulator, with the cross toolchain's sysroot for the loader and libc.
     let qemu = "qemu-aarch64 -L /usr/aarch64-linux-gnu";
-    let test = test(
-        sh,
-        AARCH64,
-        &format!("--workspace --exclude xtask {TOOLING}"),
-        qemu,
-    )
-    .env(target_var(AARCH64, "LINKER"), "aarch64-linux-gnu-gcc")
-    .env("HQ_TEST_RUNNER", qemu);
+    // The facade's tests run a process of their own binary through it.
+    let test = test(sh, AARCH64, KERNELS, qemu)
+        .env(target_var(AARCH64, "LINKER"), "aarch64-linux-gnu-gcc")
+        .env("HQ_TEST_RUNNER", qemu);
     // Clippy where the code differs by architecture (the crates with
     // `cfg(target_arch)` code, and the bench library's rows): the host's
     // clippy has seen the rest.
@@ -150,16 +149,13 @@ fn aarch64(sh: &Shell) -> Result<()> {
 fn wasi(sh: &Shell) -> Result<()> {
     let runner = sh.current_dir().join("xtask/wasi-run.mjs");
     let runner = format!("node {}", runner.display());
-    // Every crate runs in the `+simd128` build; the portable build runs the
+    // The kernels run in the `+simd128` build; the portable build runs the
     // crates whose code changes without it (the levels in hq-core, the class
     // table in hq-plan, the simd128 backend in hq-simd, the facade's choice
     // in hq-attacks): the others' code is the same in both, and a second
-    // wasm build of their suites cost minutes of CI. The host tools
-    // (hq-info, xtask) read files and run cargo: not wasm programs; nor is
-    // the bench matrix's tooling ([`TOOLING`]).
+    // wasm build of their suites cost minutes of CI.
     let portable = "-p hq-attacks-core -p hq-plan -p hq-simd -p hq-attacks";
-    let every = format!("--workspace --exclude hq-info --exclude xtask {TOOLING}");
-    let simd = test(sh, WASI, &every, &runner);
+    let simd = test(sh, WASI, KERNELS, &runner);
     let steps = vec![
         ("test", test(sh, WASI, portable, &runner)),
         ("test +simd128", simd128(simd, WASI)),

@@ -26,6 +26,9 @@ enum Task {
     /// Regenerate the README's measured tables from `benches/results/`
     /// (`hq-bench-matrix readme`; `--check` to compare only).
     Readme(Forwarded),
+    /// Miri, the fuzz targets and ThreadSanitizer (`--long`: every Miri run,
+    /// minutes of optimised fuzzing per target).
+    Reliability(reliability::Args),
 }
 
 /// A task run by another program of the workspace: its arguments as given.
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
         Task::EmuTest(a) => emu::run(a),
         Task::CrossTest(a) => cross::run(a),
         Task::Readme(a) => bench_matrix(&[&["readme".to_owned()], &a.args[..]].concat()),
+        Task::Reliability(a) => reliability::run(a),
     };
     let Err(e) = result else {
         return ExitCode::SUCCESS;

@@ -7,6 +7,13 @@ use cargo_metadata::{MetadataCommand, Package};
 use std::path::PathBuf;
 use xshell::cmd;
 
+/// The directory of the builds for this CPU (`-C target-cpu=native`):
+/// the native facade's here, and the forced backend at its level
+/// (`forced_below_and_at_level`), so that the crates compile once for it.
+pub const NATIVE_DIR: &str = "target/native";
+/// Their flags.
+pub const NATIVE_FLAGS: &str = "-C target-cpu=native";
+
 /// The facade without `std`: its free functions against the oracle on the
 /// compile-time choice of a plain and of a native build, and bare-metal
 /// builds (no `std` to link at all); and the `std` facade's tests natively,
@@ -15,13 +22,14 @@ use xshell::cmd;
 ///
 /// The tests are unoptimised: they check the choice a build makes and a
 /// sample against the oracle in well under a second, where optimising
-/// their four builds cost over a minute of CI. The bare-metal builds keep
-/// both profiles.
+/// their four builds cost over a minute of CI. The plain build shares the
+/// workspace's target directory and the forced builds' profile (their
+/// crates compile once); the native ones [`NATIVE_DIR`]. The bare-metal
+/// builds keep both profiles.
 pub fn no_std() -> anyhow::Result<()> {
     let sh = crate::sh()?;
     let test = "test -p hq-attacks --no-default-features --test no_std \
                 --config profile.test.opt-level=0 -- --nocapture";
-    sh.set_var("CARGO_TARGET_DIR", "target/no-std");
     cargo(&sh, test).run()?;
     let bare = format!("{}-unknown-none", std::env::consts::ARCH);
     if crate::cross::has_target(&bare) {
@@ -33,8 +41,8 @@ pub fn no_std() -> anyhow::Result<()> {
     } else {
         println!("SKIPPED no_std bare-metal build: rustup target {bare} is not installed");
     }
-    sh.set_var("CARGO_TARGET_DIR", "target/no-std-native");
-    sh.set_var("RUSTFLAGS", "-C target-cpu=native");
+    sh.set_var("CARGO_TARGET_DIR", NATIVE_DIR);
+    sh.set_var("RUSTFLAGS", NATIVE_FLAGS);
     cargo(&sh, test).run()?;
     // `--lib`: the route's unit tests, where the build's level decides
     // which class's arms it inlines.

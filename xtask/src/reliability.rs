@@ -1,8 +1,10 @@
-//! `cargo xtask test`'s reliability steps on nightly Rust, each `SKIPPED`
-//! with the reason when nightly, a component or `cargo-fuzz` is missing
-//! (`.ci/run` installs them): [`miri`], the fuzz targets with a planted-bug
-//! self-test ([`fuzz`]) and ThreadSanitizer on the facade's concurrent first
-//! use ([`tsan`]). `cargo xtask test --only Miri|fuzz|Thread` runs one alone.
+//! The reliability checks on nightly Rust, each `SKIPPED` with the reason
+//! when nightly, a component or `cargo-fuzz` is missing (`.ci/run` installs
+//! them): [`miri`], the fuzz targets with a planted-bug self-test ([`fuzz`])
+//! and ThreadSanitizer on the facade's concurrent first use ([`tsan`]).
+//! `cargo xtask test` runs their short form (`cargo xtask test --only
+//! Miri|fuzz|Thread` one alone); `cargo xtask reliability --long` the long
+//! one: every Miri run, each fuzz target optimised for minutes.
 
 use anyhow::{Context, bail, ensure};
 use hq::Backend;
@@ -12,8 +14,39 @@ use std::process::ExitStatus;
 use std::time::Instant;
 use xshell::{Cmd, Shell, cmd};
 
-/// Seconds per fuzz target.
-const FUZZ_SECONDS: u64 = 20;
+/// `cargo xtask reliability`'s options.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The long runs: every Miri run (the short form's and the ones only
+    /// it has) and the fuzz targets optimised, [`LONG_FUZZ_SECONDS`] each.
+    #[arg(long)]
+    pub long: bool,
+}
+
+/// `cargo xtask reliability`: Miri, the fuzz targets and ThreadSanitizer,
+/// short or long; every one attempted, the failures listed.
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let mut failed = Vec::new();
+    let checks: [(&str, &dyn Fn() -> anyhow::Result<()>); 3] = [
+        ("Miri", &|| miri(args.long)),
+        ("fuzz targets", &|| fuzz(args.long)),
+        ("ThreadSanitizer", &tsan),
+    ];
+    for (name, check) in checks {
+        println!("\n==> {name}");
+        if let Err(e) = check() {
+            eprintln!("reliability: {name} FAILED: {e:#}");
+            failed.push(name);
+        }
+    }
+    ensure!(failed.is_empty(), "failed: {}", failed.join(", "));
+    Ok(())
+}
+
+/// Seconds per fuzz target in the test command (a short run: the targets
+/// build, run, and find the planted bug), and in the long runs.
+const FUZZ_SECONDS: u64 = 10;
+const LONG_FUZZ_SECONDS: u64 = 300;
 
 /// Why `cargo +nightly <tool> --version` does not run here, if it does not.
 fn missing(sh: &Shell, tool: &str, install: &str) -> Option<String> {
@@ -28,62 +61,81 @@ fn capture(cmd: Cmd) -> anyhow::Result<(ExitStatus, String)> {
     Ok((out.status, text.into_owned()))
 }
 
-/// The Miri runs (the suites sample under `cfg(miri)`): what each checks,
-/// its `cargo +nightly miri` arguments (quoted as in a shell), and for a
-/// perft the node count it must print. Two lanes run at once in their own
-/// target directories: Miri interprets on one core, so a lane per core
-/// halves the step (163 s of one core on Zen 4). No perft on threads:
-/// rayon's pool goes through crossbeam-epoch, which breaks Stacked Borrows
+/// A Miri run: what it checks, its `cargo +nightly miri` arguments (quoted
+/// as in a shell), and for a perft the node count it must print.
+type MiriRun = (&'static str, &'static str, Option<u64>);
+
+/// The Miri runs (the suites sample under `cfg(miri)`) in two lanes that
+/// run at once in their own target directories: Miri interprets on one
+/// core, so a lane per core halves the step. The short form (the test
+/// command) has each lane's first runs, every crate with `unsafe` code:
+/// the dispatch (atomics, function pointers), the `asm!` kernels' portable
+/// paths, `hq-pext`'s raw pointers into its tables, the mailbox; the long
+/// form (`cargo xtask reliability --long`) adds a forced build's route and
+/// a second perft, which compile the crates again (Miri's build of a
+/// feature set is most of a run). No perft on threads: rayon's pool goes
+/// through crossbeam-epoch, which breaks Stacked Borrows
 /// (crossbeam-rs/crossbeam#545); `first_use` runs the facade's threads.
-const MIRI_LANES: [&[(&str, &str, Option<u64>)]; 2] = [
-    &[
-        (
+const MIRI_LANES: [(&[MiriRun], &[MiriRun]); 2] = [
+    (
+        &[(
             "the portable backends through with_backend; the dispatch: first use from 4 threads, set_backend, mixed per-piece plans, the free functions",
             "test -p hq-attacks --test facade --test switching --test first_use --test plan",
             None,
-        ),
-        (
+        )],
+        &[(
             "a forced build (scalar-reverse, classic): the free functions, first use",
             "test -p hq-attacks --features force-scalar-reverse,force-classic --test facade --test first_use -- free_functions selection mismatched first_calls",
             None,
-        ),
-    ],
-    &[
-        (
-            "hq-core; hq-pext's tables (software PEXT)",
-            "test -p hq-attacks-core -p hq-pext --lib",
-            None,
-        ),
-        (
-            "the mailbox's scalar path",
-            "test -p hq-mailbox --test agree",
-            None,
-        ),
-        (
-            "hq-chess, the perft binary",
-            "run -q -p hq-chess --bin perft -- --fen startpos --depth 2",
-            Some(400),
-        ),
-        (
+        )],
+    ),
+    (
+        &[
+            (
+                "hq-core; hq-pext's tables (software PEXT)",
+                "test -p hq-attacks-core -p hq-pext --lib",
+                None,
+            ),
+            (
+                "the mailbox's scalar path",
+                "test -p hq-mailbox --test agree",
+                None,
+            ),
+            (
+                "hq-chess, the perft binary",
+                "run -q -p hq-chess --bin perft -- --fen startpos --depth 2",
+                Some(400),
+            ),
+        ],
+        &[(
             "hq-chess, the perft binary",
             "run -q -p hq-chess --bin perft -- --depth 2 --backend scalar-reverse --divide --fen 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'",
             Some(2_039),
-        ),
-    ],
+        )],
+    ),
 ];
+
+/// Lane `lane`'s runs: the short form's, and with `long` the rest.
+fn miri_runs(lane: usize, long: bool) -> Vec<MiriRun> {
+    let (short, more) = MIRI_LANES[lane];
+    let more = if long { more } else { &[] };
+    [short, more].concat()
+}
 
 /// Runs Miri lane `lane` in `target/miri-lane-<lane>`, printing its output
 /// when it ends (so that the lanes' do not mix): the tests that passed.
-fn miri_lane(lane: usize) -> anyhow::Result<u64> {
+fn miri_lane(lane: usize, long: bool) -> anyhow::Result<u64> {
     let sh = crate::sh()?;
     sh.set_var("CARGO_TARGET_DIR", format!("target/miri-lane-{lane}"));
     let (mut passed, mut log) = (0, String::new());
-    let mut run = |&(what, args, nodes): &(&str, &str, _)| -> anyhow::Result<()> {
+    let mut run = |&(what, args, nodes): &MiriRun| -> anyhow::Result<()> {
         let args = shlex::split(args).context("unquoted Miri arguments")?;
         let cmd = cmd!(sh, "cargo +nightly miri {args...}");
         let heading = format!("==> Miri: {what}\n    {cmd}");
+        let started = Instant::now();
         let (status, output) = capture(cmd)?;
-        log += &format!("\n{heading}\n{output}");
+        let took = started.elapsed().as_secs_f64();
+        log += &format!("\n{heading}\n{output}(this run: {took:.0} s)\n");
         ensure!(status.success(), "{heading} failed ({status})");
         for words in output.lines().map(|l| l.split(' ').collect::<Vec<_>>()) {
             // "test result: ok. 3 passed; 0 failed; ..."
@@ -97,13 +149,13 @@ fn miri_lane(lane: usize) -> anyhow::Result<u64> {
         }
         Ok(())
     };
-    let result = MIRI_LANES[lane].iter().try_for_each(&mut run);
+    let result = miri_runs(lane, long).iter().try_for_each(&mut run);
     print!("{log}");
     result.map(|()| passed)
 }
 
-/// The Miri runs, with the number of tests that passed.
-pub fn miri() -> anyhow::Result<()> {
+/// The Miri runs (all with `long`), with the number of tests that passed.
+pub fn miri(long: bool) -> anyhow::Result<()> {
     let sh = crate::sh()?;
     let install = "rustup toolchain install nightly --component miri,rust-src";
     if let Some(why) = missing(&sh, "miri", install) {
@@ -113,16 +165,23 @@ pub fn miri() -> anyhow::Result<()> {
     let start = Instant::now();
     // Miri's standard library first, once, before two lanes would want it.
     cmd!(sh, "cargo +nightly miri setup").run()?;
-    let runs = MIRI_LANES.concat();
+    let runs: Vec<MiriRun> = (0..MIRI_LANES.len())
+        .flat_map(|l| miri_runs(l, long))
+        .collect();
     let (n, lanes) = (runs.len(), MIRI_LANES.len());
     println!("\n==> Miri: {n} runs in {lanes} lanes at once (the output follows each lane's end)");
-    let lanes = (0..lanes).into_par_iter().map(miri_lane);
+    let lanes = (0..lanes).into_par_iter().map(|lane| miri_lane(lane, long));
     let passed: u64 = lanes.sum::<anyhow::Result<_>>()?;
     let perfts = runs.iter().filter(|run| run.2.is_some()).count();
     let (tests, secs) = (n - perfts, start.elapsed().as_secs_f64());
     println!(
         "\nMiri: {passed} tests passed in {tests} test runs, {perfts} perfts exact, no undefined behaviour, {secs:.0} s"
     );
+    if !long {
+        println!(
+            "Miri: the long runs (a forced build, a second perft): cargo xtask reliability --long"
+        );
+    }
     ensure!(passed > 0, "Miri ran no test");
     Ok(())
 }
@@ -138,6 +197,7 @@ fn fuzz_run(
     env: Option<(&str, &str)>,
     flags: &[&str],
 ) -> anyhow::Result<(String, u64, f64, bool)> {
+    let dev = (secs < LONG_FUZZ_SECONDS).then_some("--dev");
     let sh = crate::sh()?;
     let scratch = format!("target/fuzz-corpus/{target}");
     sh.remove_path(&scratch)?;
@@ -147,7 +207,7 @@ fn fuzz_run(
     let start = Instant::now();
     let cmd = cmd!(
         sh,
-        "cargo +nightly fuzz run --fuzz-dir fuzz {target} {scratch} {seeds...} -- {time} -print_final_stats=1 {flags...}"
+        "cargo +nightly fuzz run {dev...} --fuzz-dir fuzz {target} {scratch} {seeds...} -- {time} -print_final_stats=1 {flags...}"
     );
     let (status, output) = capture(cmd.envs(env))?;
     let stat = "stat::number_of_executed_units:";
@@ -182,9 +242,16 @@ fn tail(output: &str) -> String {
 /// Builds the fuzz targets (AddressSanitizer), runs each from the committed
 /// seeds for [`FUZZ_SECONDS`], the facade's once per backend this CPU runs
 /// and on the class's choice (sharing the time, at least 2 s each); then the
-/// self-test: a planted wrong backend must be found.
-pub fn fuzz() -> anyhow::Result<()> {
-    let secs = FUZZ_SECONDS;
+/// self-test: a planted wrong backend must be found. The short runs build
+/// unoptimised (`--dev`: 194 s optimised, most of the step on the Intel
+/// Xeon 6/0xa7, for runs that prove the targets build, run and find the
+/// planted bug); `long`, optimised for [`LONG_FUZZ_SECONDS`] each.
+pub fn fuzz(long: bool) -> anyhow::Result<()> {
+    let secs = if long {
+        LONG_FUZZ_SECONDS
+    } else {
+        FUZZ_SECONDS
+    };
     let sh = crate::sh()?;
     let install = "rustup toolchain install nightly; cargo install cargo-fuzz";
     if let Some(why) = missing(&sh, "fuzz", install) {
@@ -192,7 +259,8 @@ pub fn fuzz() -> anyhow::Result<()> {
         return Ok(());
     }
     let start = Instant::now();
-    cmd!(sh, "cargo +nightly fuzz build --fuzz-dir fuzz").run()?;
+    let dev = (!long).then_some("--dev");
+    cmd!(sh, "cargo +nightly fuzz build {dev...} --fuzz-dir fuzz").run()?;
     let built = start.elapsed().as_secs_f64();
     println!("fuzz targets built (AddressSanitizer) in {built:.0} s");
     let targets = ["fen_epd", "entry_points", "batch_setwise"];
@@ -250,9 +318,11 @@ pub fn tsan() -> anyhow::Result<()> {
     sh.set_var("RUSTFLAGS", "-Zsanitizer=thread");
     sh.set_var("CARGO_TARGET_DIR", "target/tsan");
     sh.set_var("TSAN_OPTIONS", "verbosity=1");
+    // Unoptimised, the standard library too: a concurrency check, where
+    // the optimised build-std took most of the step.
     let cmd = cmd!(
         sh,
-        "cargo +nightly test -Zbuild-std --target {host} -p hq-attacks --test first_use -- --nocapture"
+        "cargo +nightly test -Zbuild-std --target {host} -p hq-attacks --test first_use --config profile.test.opt-level=0 -- --nocapture"
     );
     println!("\n==> RUSTFLAGS=-Zsanitizer=thread {cmd} (target/tsan)");
     let out = cmd.ignore_status().output()?;

@@ -1,10 +1,17 @@
 //! `cargo xtask test`: every test, as CI runs it, in the named steps of
-//! [`run`]. A failed step does not stop the others.
+//! [`STEPS`]. Each step runs in a process of its own (`xtask test --step
+//! NAME`), two at a time on two cores, its output in
+//! `target/xtask-test/<step>.log`, printed whole when it ends; steps that
+//! build into the same directory never run at once. A failed step does not
+//! stop the others. At the end, a line per step: its time, the part of it
+//! cargo spent compiling, and the CPU time of the step and its children.
 
 use crate::{bench_matrix, cross, emu, release, reliability};
-use anyhow::{bail, ensure};
+use anyhow::{Context, bail, ensure};
 use hq::Backend;
-use std::time::Instant;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 use xshell::{Cmd, Shell};
 
 /// `cargo xtask test`'s options.
@@ -23,6 +30,13 @@ pub struct Args {
     /// `--only package` or `--only Miri`), to repeat one failed step.
     #[arg(long, value_name = "STEP")]
     only: Option<String>,
+    /// Steps at a time (default: 2, or 1 on a single core).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Run the step of exactly this name here, its output on the console
+    /// (what each step's process runs).
+    #[arg(long, value_name = "NAME", hide = true)]
+    step: Option<String>,
 }
 
 /// `cargo ARGS` with the cargo that runs xtask (ARGS split at spaces).
@@ -30,63 +44,335 @@ pub fn cargo<'a>(sh: &'a Shell, args: &str) -> Cmd<'a> {
     sh.cmd(crate::CARGO).args(args.split(' '))
 }
 
-/// A step: its name (what `--only` matches), whether it runs, the check.
-type Step = (&'static str, bool, fn() -> anyhow::Result<()>);
+/// Which steps run: all, but those `--no-*` leaves out.
+#[derive(Clone, Copy)]
+enum Runs {
+    Always,
+    Cross,
+    Emu,
+    Bench,
+}
 
-/// The task: the steps not skipped and matching `--only`, each announced by
-/// `==> name`, then the time per step and the failures.
+/// A step: its name (what `--only` matches), whether it runs, the build
+/// directories it compiles into (steps sharing one never run at once:
+/// cargo would only make one wait for the other), the check.
+struct Step {
+    name: &'static str,
+    runs: Runs,
+    builds_in: &'static [&'static str],
+    check: fn() -> anyhow::Result<()>,
+}
+
+/// The steps, longest first where they can overlap: the scheduler starts
+/// the first whose build directories are free.
+const STEPS: [Step; 16] = [
+    Step {
+        name: "workspace tests",
+        runs: Runs::Always,
+        builds_in: &["debug"],
+        check: workspace_tests,
+    },
+    Step {
+        name: "cross targets",
+        runs: Runs::Cross,
+        builds_in: &["cross"],
+        check: || cross::run(&cross::Args { only: None }),
+    },
+    Step {
+        name: "each forced build",
+        runs: Runs::Always,
+        builds_in: &["debug"],
+        check: each_forced_build,
+    },
+    Step {
+        name: "Miri",
+        runs: Runs::Always,
+        builds_in: &["miri"],
+        check: || reliability::miri(false),
+    },
+    Step {
+        name: "fuzz targets",
+        runs: Runs::Always,
+        builds_in: &["fuzz"],
+        check: || reliability::fuzz(false),
+    },
+    Step {
+        name: "bench-matrix --quick",
+        runs: Runs::Bench,
+        builds_in: &["debug", "release"],
+        check: bench_matrix_quick,
+    },
+    Step {
+        name: "emulated suites",
+        runs: Runs::Emu,
+        builds_in: &["emu"],
+        check: emulated_suites,
+    },
+    Step {
+        name: "ThreadSanitizer",
+        runs: Runs::Always,
+        builds_in: &["tsan"],
+        check: reliability::tsan,
+    },
+    Step {
+        name: "no_std and native facade",
+        runs: Runs::Always,
+        builds_in: &["debug", "native"],
+        check: release::no_std,
+    },
+    Step {
+        name: "forced below and at its level",
+        runs: Runs::Always,
+        builds_in: &["debug", "native"],
+        check: forced_below_and_at_level,
+    },
+    Step {
+        name: "two forced backends",
+        runs: Runs::Always,
+        builds_in: &["debug"],
+        check: two_forced_backends,
+    },
+    Step {
+        name: "forced unsupported backend",
+        runs: Runs::Always,
+        builds_in: &["debug"],
+        check: unsupported_backend,
+    },
+    Step {
+        name: "cargo package",
+        runs: Runs::Always,
+        builds_in: &["package"],
+        check: release::package,
+    },
+    Step {
+        name: "MSRV",
+        runs: Runs::Always,
+        builds_in: &["msrv"],
+        check: release::msrv,
+    },
+    Step {
+        name: "wasm module size",
+        runs: Runs::Cross,
+        builds_in: &["wasm-size"],
+        check: wasm_module_size,
+    },
+    Step {
+        name: "README tables",
+        runs: Runs::Always,
+        builds_in: &["release"],
+        check: || bench_matrix(&["readme", "--check"]),
+    },
+];
+
+/// A step's log, under the workspace's target directory.
+fn log_of(name: &str) -> PathBuf {
+    let file = name.replace(|c: char| !c.is_ascii_alphanumeric(), "-");
+    crate::workspace_root().join(format!("target/xtask-test/{file}.log"))
+}
+
+/// The line a step's process ends with: the CPU seconds it and its children
+/// used (the scheduler reads it from the log).
+const CPU_LINE: &str = "xtask test step: CPU seconds ";
+
+/// The CPU seconds of this process and its waited-for descendants (cargo,
+/// rustc, the tests): `/proc/self/stat`'s utime, stime, cutime and cstime,
+/// in the kernel's 100 ticks per second. `None` off Linux.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    // After the command name: state is field 3, utime field 14.
+    let ticks: Option<Vec<f64>> = fields.get(11..15)?.iter().map(|f| f.parse().ok()).collect();
+    Some(ticks?.iter().sum::<f64>() / 100.0)
+}
+
+/// The seconds cargo reported compiling in a log: the sum of its
+/// `Finished ... in 1m 05s` lines (a step's commands run one after another,
+/// so these are parts of its wall time).
+fn compile_seconds(log: &str) -> f64 {
+    // "1m 05s", "31.64s".
+    let duration = |t: &str| -> f64 {
+        t.split_whitespace()
+            .map(|part| match part.split_at(part.len().saturating_sub(1)) {
+                (n, "m") => 60.0 * n.parse().unwrap_or(0.0),
+                (n, "s") => n.parse().unwrap_or(0.0),
+                _ => 0.0,
+            })
+            .sum()
+    };
+    log.lines()
+        .filter(|l| l.trim_start().starts_with("Finished `"))
+        .filter_map(|l| Some(duration(l.rsplit_once(" in ")?.1)))
+        .sum()
+}
+
+/// A finished step's figures.
+struct Outcome {
+    name: &'static str,
+    passed: bool,
+    seconds: f64,
+    compile: f64,
+    cpu: Option<f64>,
+}
+
+/// The task: `--step` runs one step here; otherwise the steps not skipped
+/// and matching `--only` run, up to `--jobs` at a time, each announced by
+/// `==> name` when it ends, with its output.
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let (cross, emu, bench) = (!args.no_cross, !args.no_emu, !args.no_bench);
-    let steps: [Step; 16] = [
-        ("workspace tests", true, workspace_tests),
-        ("each forced build", true, each_forced_build),
-        ("two forced backends", true, two_forced_backends),
-        (
-            "forced below and at its level",
-            true,
-            forced_below_and_at_level,
-        ),
-        ("forced unsupported backend", true, unsupported_backend),
-        ("no_std and native facade", true, release::no_std),
-        ("cargo package", true, release::package),
-        ("MSRV", true, release::msrv),
-        ("Miri", true, reliability::miri),
-        ("fuzz targets", true, reliability::fuzz),
-        ("ThreadSanitizer", true, reliability::tsan),
-        ("wasm module size", cross, wasm_module_size),
-        ("emulated suites", emu, emulated_suites),
-        ("cross targets", cross, || {
-            cross::run(&cross::Args { only: None })
-        }),
-        ("bench-matrix --quick", bench, bench_matrix_quick),
-        ("README tables", true, || {
-            bench_matrix(&["readme", "--check"])
-        }),
-    ];
-    let mut steps: Vec<_> = steps.iter().filter(|step| step.1).collect();
-    let names: Vec<&str> = steps.iter().map(|step| step.0).collect();
-    let only = args.only.as_deref().unwrap_or("").to_lowercase();
-    steps.retain(|step| step.0.to_lowercase().contains(&only));
-    let names = names.join(", ");
-    if steps.is_empty() {
-        bail!("--only {only:?} names no step; the steps: {names}");
-    }
-    let (started, mut failed, mut times) = (Instant::now(), vec![], vec![]);
-    for (name, _, step) in &steps {
-        println!("\n==> {name}");
-        let step_started = Instant::now();
-        if let Err(e) = step() {
-            eprintln!("xtask test: step '{name}' FAILED: {e:#}");
-            failed.push(*name);
+    if let Some(name) = &args.step {
+        let step = STEPS.iter().find(|s| s.name == name.as_str());
+        let step = step.with_context(|| format!("no step is named {name:?}"))?;
+        let result = (step.check)();
+        if let Some(cpu) = cpu_seconds() {
+            println!("{CPU_LINE}{cpu:.1}");
         }
-        let seconds = step_started.elapsed().as_secs_f64();
-        times.push(format!("{name} {seconds:.0} s"));
+        return result;
     }
-    let (seconds, passed) = (started.elapsed().as_secs_f64(), steps.len() - failed.len());
-    println!("\nxtask test: {seconds:.0} s in all: {}", times.join(", "));
-    println!("xtask test: {passed} passed, {} failed", failed.len());
+    let runs = |r: Runs| match r {
+        Runs::Always => true,
+        Runs::Cross => !args.no_cross,
+        Runs::Emu => !args.no_emu,
+        Runs::Bench => !args.no_bench,
+    };
+    let mut steps: Vec<&Step> = STEPS.iter().filter(|s| runs(s.runs)).collect();
+    let names: Vec<&str> = steps.iter().map(|s| s.name).collect();
+    let only = args.only.as_deref().unwrap_or("").to_lowercase();
+    steps.retain(|s| s.name.to_lowercase().contains(&only));
+    if steps.is_empty() {
+        bail!(
+            "--only {only:?} names no step; the steps: {}",
+            names.join(", ")
+        );
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let jobs = args.jobs.unwrap_or(cores.min(2)).max(1);
+    let exe = std::env::current_exe()?;
+    std::fs::create_dir_all(log_of("x").parent().expect("a directory"))?;
+    println!(
+        "xtask test: {} steps, {jobs} at a time, each in its own process (logs in target/xtask-test/)",
+        steps.len()
+    );
+    let started = Instant::now();
+    let mut running: Vec<(&Step, Child, Instant)> = Vec::new();
+    let mut outcomes: Vec<Outcome> = Vec::new();
+    while !steps.is_empty() || !running.is_empty() {
+        // Start what can start: the first steps whose directories are free.
+        while running.len() < jobs {
+            let busy = |s: &Step| {
+                running
+                    .iter()
+                    .any(|(r, ..)| r.builds_in.iter().any(|d| s.builds_in.contains(d)))
+            };
+            let Some(i) = steps.iter().position(|s| !busy(s)) else {
+                break;
+            };
+            let step = steps.remove(i);
+            let log = std::fs::File::create(log_of(step.name))?;
+            let child = Command::new(&exe)
+                .args(["test", "--step", step.name])
+                .stdin(Stdio::null())
+                .stdout(log.try_clone()?)
+                .stderr(log)
+                .spawn()
+                .with_context(|| format!("cannot start step {}", step.name))?;
+            println!(
+                "xtask test: started {} ({:.0} s)",
+                step.name,
+                started.elapsed().as_secs_f64()
+            );
+            running.push((step, child, Instant::now()));
+        }
+        std::thread::sleep(Duration::from_millis(200));
+        let mut i = 0;
+        while i < running.len() {
+            let Some(status) = running[i].1.try_wait()? else {
+                i += 1;
+                continue;
+            };
+            let (step, _, since) = running.remove(i);
+            outcomes.push(report(
+                step,
+                status.success(),
+                since.elapsed().as_secs_f64(),
+            )?);
+        }
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let failed: Vec<&str> = outcomes
+        .iter()
+        .filter(|o| !o.passed)
+        .map(|o| o.name)
+        .collect();
+    let cpu: f64 = outcomes.iter().filter_map(|o| o.cpu).sum();
+    println!(
+        "\nxtask test: {seconds:.0} s in all, {cpu:.0} CPU seconds; per step (wall s, of it compiling, CPU s):"
+    );
+    for o in &outcomes {
+        let cpu = o.cpu.map_or("?".to_owned(), |c| format!("{c:.0}"));
+        println!(
+            "xtask test:   {:<32} {:>5.0} {:>5.0} {:>6}{}",
+            o.name,
+            o.seconds,
+            o.compile,
+            cpu,
+            if o.passed { "" } else { "  FAILED" }
+        );
+    }
+    println!(
+        "xtask test: {} passed, {} failed",
+        outcomes.len() - failed.len(),
+        failed.len()
+    );
     ensure!(failed.is_empty(), "failed steps: {}", failed.join(", "));
     Ok(())
+}
+
+/// Prints a finished step's log, then its outcome line; its figures.
+fn report(step: &'static Step, passed: bool, seconds: f64) -> anyhow::Result<Outcome> {
+    let path = log_of(step.name);
+    let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    let log = String::from_utf8_lossy(&bytes);
+    let cpu = log
+        .lines()
+        .rev()
+        .find_map(|l| l.strip_prefix(CPU_LINE)?.trim().parse().ok());
+    let compile = compile_seconds(&log);
+    println!("\n==> {}", step.name);
+    print!("{log}");
+    if !log.ends_with('\n') {
+        println!();
+    }
+    let verdict = match passed {
+        true => "passed".to_owned(),
+        false => format!("xtask test: step '{}' FAILED", step.name),
+    };
+    println!(
+        "==> {}: {verdict} in {seconds:.0} s ({compile:.0} s of it compiling; log {})",
+        step.name,
+        show(&path)
+    );
+    if !passed {
+        eprintln!(
+            "xtask test: step '{}' FAILED (log: {})",
+            step.name,
+            show(&path)
+        );
+    }
+    Ok(Outcome {
+        name: step.name,
+        passed,
+        seconds,
+        compile,
+        cpu,
+    })
+}
+
+/// `path` relative to the workspace root where it is inside it.
+fn show(path: &Path) -> String {
+    let root = crate::workspace_root();
+    path.strip_prefix(&root)
+        .unwrap_or(path)
+        .display()
+        .to_string()
 }
 
 /// The workspace's tests, output shown: every backend's report and every
@@ -110,7 +396,7 @@ fn each_forced_build() -> anyhow::Result<()> {
             continue;
         }
         let test = format!(
-            "test -q -p hq-attacks --features {} --test facade --config profile.test.opt-level=0",
+            "test -p hq-attacks --features {} --test facade --config profile.test.opt-level=0",
             b.force_feature()
         );
         cargo(&sh, &test).run()?;
@@ -155,8 +441,10 @@ fn two_forced_backends() -> anyhow::Result<()> {
 /// runs its forms for callers of any level: `hq::selection()` and
 /// `hq-info` say so (with the cost and the flags), and say nothing in the
 /// same build at its level. The facade's test of the note, and `hq-info`,
-/// in both builds (`force-avx2`, then `-C target-cpu=x86-64-v3` in its own
-/// target directory, so that the other steps' builds stay).
+/// in both builds: `force-avx2`, then at its level, `-C target-cpu=native`
+/// in the native facade's directory ([`release::NATIVE_DIR`]; a CPU that
+/// runs AVX2 has x86-64-v3), where a directory of its own for
+/// `-C target-cpu=x86-64-v3` compiled every crate once more for this step.
 fn forced_below_and_at_level() -> anyhow::Result<()> {
     let b = Backend::Avx2;
     if let Err(missing) = b.check_supported() {
@@ -167,12 +455,12 @@ fn forced_below_and_at_level() -> anyhow::Result<()> {
     let feature = b.force_feature();
     let note = format!("note: {feature}:");
     let test = format!(
-        "test -q -p hq-attacks --features {feature} --test facade --config profile.test.opt-level=0 \
+        "test -p hq-attacks --features {feature} --test facade --config profile.test.opt-level=0 \
          -- a_forced_backend_below_its_level --nocapture"
     );
     let info = format!("run -q -p hq-info --features hq/{feature} -- --no-check");
-    let at_level = crate::workspace_root().join("target/xtask-x86-64-v3");
-    for (flags, expected) in [("", true), ("-C target-cpu=x86-64-v3", false)] {
+    let at_level = crate::workspace_root().join(release::NATIVE_DIR);
+    for (flags, expected) in [("", true), (release::NATIVE_FLAGS, false)] {
         let with_flags = |args: &str| match flags.is_empty() {
             true => cargo(&sh, args),
             false => cargo(&sh, args)
@@ -253,10 +541,11 @@ fn emulated_suites() -> anyhow::Result<()> {
     })
 }
 
-/// Nothing about speed: the single lookups stayed one at a time, and the
-/// three outputs exist, parse and agree; and the tool's own tests.
+/// Nothing about speed: every row runs and agrees with the oracle at
+/// opt-level 3, the single lookups stayed one at a time, and the three
+/// outputs exist, parse and agree (the tool's own tests ran with the
+/// workspace's).
 fn bench_matrix_quick() -> anyhow::Result<()> {
-    cargo(&crate::sh()?, "test -q -p hq-bench-matrix").run()?;
     bench_matrix(&["--quick"])?;
     bench_matrix(&["--quick", "--check"])
 }

@@ -357,19 +357,6 @@ fn with_perft(cmd: Cmd<'_>, board_options: bool, bench_defaults: bool) -> Cmd<'_
     }
 }
 
-/// The quick run's crates built at a lower optimisation, as
-/// `<package>.opt-level=<n>`: the perft example's crate, and the third-party
-/// crates no row times (the criterion driver, the tests' and the command
-/// lines' crates).
-const QUICK_UNOPTIMISED: [&str; 6] = [
-    "hq-chess.opt-level=1",
-    "criterion.opt-level=0",
-    "proptest.opt-level=0",
-    "clap_builder.opt-level=0",
-    "regex-syntax.opt-level=0",
-    "regex-automata.opt-level=0",
-];
-
 /// The `cargo build` of `run`'s bench binary, with `extras`.
 fn build_command<'a>(
     sh: &'a Shell,
@@ -379,7 +366,17 @@ fn build_command<'a>(
     linker: Option<&str>,
 ) -> Cmd<'a> {
     let args = &run.cargo_args;
-    let mut cmd = cmd!(sh, "{CARGO} build --profile bench -p hq-benches {args...}");
+    // A pipeline check: the quick run builds in the test profile, into the
+    // workspace's own target directory with the workspace's flags, so that
+    // it compiles only what the workspace tests did not (the bench binary,
+    // the perft example, the peers); the bench binary's rows optimised, for
+    // its assembly check. It took 264 s of the test command in a directory
+    // of its own (Intel Xeon 6/0xa7).
+    let profile = if quick { "test" } else { "bench" };
+    let mut cmd = cmd!(
+        sh,
+        "{CARGO} build --profile {profile} -p hq-benches {args...}"
+    );
     if let Some(linker) = linker {
         cmd = cmd.args(["--config", linker]);
     }
@@ -396,23 +393,12 @@ fn build_command<'a>(
         }
     }
     if quick {
-        // A pipeline check: the perft example's dozens of perft copies
-        // optimised took 224 s of the quick run's 369 (CI, Zen 4), and the
-        // crates no row times need no optimising; the bench binary's rows
-        // stay optimised, for its assembly check.
-        for package in QUICK_UNOPTIMISED {
-            cmd = cmd.args(["--config", &format!("profile.bench.package.{package}")]);
-        }
+        return cmd.args(["--config", "profile.test.package.hq-benches.opt-level=3"]);
     }
     let mut cmd = build_env(cmd, &run.rustflags);
     let dir = crate::workspace_root().join("target/bench-matrix-build");
     if args.iter().any(|a| a.contains("lto")) {
         cmd = cmd.env("CARGO_TARGET_DIR", dir.join("lto"));
-    }
-    if quick {
-        // Its own target dir: its profile override would rebuild the real
-        // runs' crates.
-        cmd = cmd.env("CARGO_TARGET_DIR", dir.join("quick"));
     }
     cmd
 }
