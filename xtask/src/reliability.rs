@@ -68,34 +68,43 @@ type MiriRun = (&'static str, &'static str, Option<u64>);
 /// The Miri runs (the suites sample under `cfg(miri)`) in two lanes that
 /// run at once in their own target directories: Miri interprets on one
 /// core, so a lane per core halves the step. The short form (the test
-/// command) has each lane's first runs, every crate with `unsafe` code:
-/// the dispatch (atomics, function pointers), the `asm!` kernels' portable
-/// paths, `hq-pext`'s raw pointers into its tables, the mailbox; the long
-/// form (`cargo xtask reliability --long`) adds a forced build's route and
-/// a second perft, which compile the crates again (Miri's build of a
-/// feature set is most of a run). No perft on threads: rayon's pool goes
+/// command) has the tests of the `unsafe` code the facade stands on: the
+/// dispatch (atomics, function pointers to the installed plan's entries,
+/// from several threads), `hq-core`'s detection and `hq-pext`'s raw
+/// pointers into its tables. The long form (`cargo xtask reliability
+/// --long`) adds what interprets safe code above them for minutes: every
+/// portable backend's suite through `with_backend`, a forced build's route,
+/// the mailbox's scalar path and two perfts (the short form was 562 s of
+/// the test command with them, on the Intel Xeon 6/0xa7). No perft on threads: rayon's pool goes
 /// through crossbeam-epoch, which breaks Stacked Borrows
 /// (crossbeam-rs/crossbeam#545); `first_use` runs the facade's threads.
 const MIRI_LANES: [(&[MiriRun], &[MiriRun]); 2] = [
     (
         &[(
-            "the portable backends through with_backend; the dispatch: first use from 4 threads, set_backend, mixed per-piece plans, the free functions",
-            "test -p hq-attacks --test facade --test switching --test first_use --test plan",
+            "the dispatch: first use from 4 threads, set_backend, mixed per-piece plans through the free functions",
+            "test -p hq-attacks --test switching --test first_use --test plan",
             None,
         )],
-        &[(
-            "a forced build (scalar-reverse, classic): the free functions, first use",
-            "test -p hq-attacks --features force-scalar-reverse,force-classic --test facade --test first_use -- free_functions selection mismatched first_calls",
-            None,
-        )],
-    ),
-    (
         &[
             (
-                "hq-core; hq-pext's tables (software PEXT)",
-                "test -p hq-attacks-core -p hq-pext --lib",
+                "the portable backends through with_backend; the facade's free functions and jobs",
+                "test -p hq-attacks --test dispatch --test facade",
                 None,
             ),
+            (
+                "a forced build (scalar-reverse, classic): the free functions, first use",
+                "test -p hq-attacks --features force-scalar-reverse,force-classic --test facade --test first_use -- free_functions selection mismatched first_calls",
+                None,
+            ),
+        ],
+    ),
+    (
+        &[(
+            "hq-core; hq-pext's tables (software PEXT)",
+            "test -p hq-attacks-core -p hq-pext --lib",
+            None,
+        )],
+        &[
             (
                 "the mailbox's scalar path",
                 "test -p hq-mailbox --test agree",
@@ -106,12 +115,12 @@ const MIRI_LANES: [(&[MiriRun], &[MiriRun]); 2] = [
                 "run -q -p hq-chess --bin perft -- --fen startpos --depth 2",
                 Some(400),
             ),
+            (
+                "hq-chess, the perft binary",
+                "run -q -p hq-chess --bin perft -- --depth 2 --backend scalar-reverse --divide --fen 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'",
+                Some(2_039),
+            ),
         ],
-        &[(
-            "hq-chess, the perft binary",
-            "run -q -p hq-chess --bin perft -- --depth 2 --backend scalar-reverse --divide --fen 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'",
-            Some(2_039),
-        )],
     ),
 ];
 

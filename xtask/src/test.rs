@@ -199,10 +199,12 @@ fn compile_seconds(log: &str) -> f64 {
             })
             .sum()
     };
-    log.lines()
-        .filter(|l| l.trim_start().starts_with("Finished `"))
+    let finished = log
+        .lines()
+        .filter(|l| l.trim_start().starts_with("Finished `"));
+    finished
         .filter_map(|l| Some(duration(l.rsplit_once(" in ")?.1)))
-        .sum()
+        .fold(0.0, |sum, s| sum + s)
 }
 
 /// A finished step's figures.

@@ -484,10 +484,22 @@ pub(crate) fn measure(base: Plan, identity: Identity) -> Result<Calibration, Bac
     let mut cells = cells(&base);
     let (mut sink, mut rounds, mut state) = (0u64, 0, 0x2545_F491_4F6C_DD1Du64);
     let mut order: Vec<usize> = (0..cells.len()).collect();
+    // The candidates whose warm-up the deadline never cuts: the starting
+    // plan's, or where it has none here (a set-wise loop over the kernel's
+    // own lookups), its cell's first: every cell keeps a figure.
     let is_start = |c: &Cell| {
         let f = &c.figure;
         candidate_of(&base, f.entry, f.slider) == (f.backend, f.setwise_loop)
     };
+    let warm: Vec<bool> = (0..cells.len())
+        .map(|i| {
+            let f = &cells[i].figure;
+            let same = |c: &Cell| (c.figure.entry, c.figure.slider) == (f.entry, f.slider);
+            is_start(&cells[i])
+                || (!cells.iter().any(|c| same(c) && is_start(c))
+                    && cells.iter().position(same) == Some(i))
+        })
+        .collect();
     // The shortest round so far predicts the next.
     let mut shortest = Duration::MAX;
     // Round 0 is the warm-up (tables into the caches, branch predictors).
@@ -505,13 +517,13 @@ pub(crate) fn measure(base: Plan, identity: Identity) -> Result<Calibration, Bac
         if round == 0 {
             // The starting plan's candidates warm up first: they are what
             // a calibration cut short keeps.
-            order.sort_by_key(|&i| !is_start(&cells[i]));
+            order.sort_by_key(|&i| !warm[i]);
         }
         for &i in &order {
             // Every round stops at the deadline (a preempted warm-up took
             // 11 ms on the Intel Xeon), but for the starting plan's
             // warm-up: a candidate not warmed up has no figure.
-            if start.elapsed() > DEADLINE && !(round == 0 && is_start(&cells[i])) {
+            if start.elapsed() > DEADLINE && !(round == 0 && warm[i]) {
                 break 'rounds;
             }
             let cell = &mut cells[i];

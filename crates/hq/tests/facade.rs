@@ -1,5 +1,7 @@
-//! The facade: every registered backend through the shared suite, the free
-//! functions and jobs against the oracle, and the rules of the choice.
+//! The facade: the free functions and jobs against the oracle, and the
+//! rules of the choice, in every build (`cargo xtask test` runs it in each
+//! forced build too). Every backend through `with_backend` is
+//! `tests/dispatch.rs`'s: one suite per backend, the same in every build.
 
 // Run-time selection, `HQ_BACKEND` and `set_backend` need `std`.
 #![cfg(feature = "std")]
@@ -16,23 +18,6 @@ impl WithBackend for Suite {
     fn run<B: SliderAttacks>(self, backend: B) -> hq_testkit::Report {
         match hq_testkit::check(backend, hq_testkit::Depth::Quick.scaled()) {
             Ok(report) => report,
-            Err(e) => panic!("{e}"),
-        }
-    }
-}
-
-#[test]
-fn every_supported_backend_passes_through_generic_dispatch() {
-    for &backend in Backend::all() {
-        match hq::with_backend(backend, Suite) {
-            Ok(report) => {
-                assert_eq!(report.backend, backend.name());
-                println!("facade: {report}");
-            }
-            Err(BackendError::Unsupported(missing)) => {
-                assert!(!backend.is_supported());
-                println!("facade: SKIPPED backend {backend}: {missing}");
-            }
             Err(e) => panic!("{e}"),
         }
     }

@@ -279,7 +279,10 @@ fn calibration_installs_a_measured_plan() {
             );
         }
     }
-    assert!(calibration.rounds > 0);
+    // A timed round, unless the warm-up alone spent the budget (the
+    // unoptimised and the emulated builds).
+    let budget_spent = calibration.elapsed >= std::time::Duration::from_millis(4);
+    assert!(calibration.rounds > 0 || budget_spent, "{calibration}");
     installed_plan_is_exact("calibrated plan");
     // The printed plan reads back as the installed one.
     let reread: Plan = calibration.plan.to_string().parse().expect("round trip");
