@@ -88,7 +88,7 @@ pub fn run(args: &Args) -> Result<()> {
         );
     }
     let started = Instant::now();
-    let executables = build(&runs)?;
+    let executables = build(&runs, args.quick)?;
     let (built, elapsed) = (executables.len(), started.elapsed());
     println!("emu-test: built {built} test binaries in {elapsed:.0?}");
 
@@ -161,7 +161,7 @@ pub fn run(args: &Args) -> Result<()> {
 
 /// Builds the static test binaries (of the packages of `runs`); returns
 /// `package/target` -> executable.
-fn build(runs: &[&str]) -> Result<BTreeMap<String, Utf8PathBuf>> {
+fn build(runs: &[&str], quick: bool) -> Result<BTreeMap<String, Utf8PathBuf>> {
     let sh = crate::sh()?;
     let root = sh.current_dir();
     let mut packages: Vec<&str> = runs
@@ -172,8 +172,13 @@ fn build(runs: &[&str]) -> Result<BTreeMap<String, Utf8PathBuf>> {
     packages.dedup();
     let packages: Vec<&str> = packages.iter().flat_map(|&p| ["-p", p]).collect();
     // Whether the build succeeded is the `build-finished` message's, below.
+    // Optimised where the full suites run emulated (a CPU without AVX-512
+    // here); for the quick runs of the fallbacks, opt-level 1 builds faster
+    // and runs them as fast (the runs are mostly the emulated boot).
+    let opt_level = if quick { "1" } else { "3" };
     let stdout = cmd!(sh, "{CARGO} test --release --no-run --message-format=json --target x86_64-unknown-linux-gnu {packages...}")
         .env("RUSTFLAGS", "-C target-feature=+crt-static")
+        .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", opt_level)
         .env("CARGO_TARGET_DIR", root.join("target/emu"))
         .ignore_status()
         .read()?;
