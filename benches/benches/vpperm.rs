@@ -1,4 +1,5 @@
-//! The model against the SSSE3 VPPERM, and the two VPPERM HQ tokens, on this CPU.
+//! `hq-xop`: the VPPERM model against its SSSE3 version, and the two VPPERM HQ
+//! tokens, on this CPU.
 //! (The AVX-512 version cannot be timed here: no AVX-512 hardware; the
 //! emulator is for correctness only.)
 
