@@ -3,6 +3,7 @@
 //! every build configuration and tabulated (`benches/results/<cpu-id>/`),
 //! and `readme`, the README's measured tables from every committed run.
 
+mod adoption;
 mod asm_check;
 mod calibration;
 mod chart;
@@ -39,6 +40,9 @@ enum Command {
     /// Regenerate the README's measured tables from `benches/results/`
     /// (`cargo xtask readme`).
     Readme(readme::Args),
+    /// What a user program costs to build and ship, beside the peers
+    /// (`adoption.md`).
+    Adoption(adoption::Args),
 }
 
 /// Runs the command; an error is printed with its causes (no backtrace).
@@ -46,6 +50,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Some(Command::Readme(a)) => readme::run(a),
+        Some(Command::Adoption(a)) => adoption::run(a),
         None => run::run(&cli.run),
     };
     let Err(e) = result else {

@@ -1,5 +1,6 @@
-//! `cargo xtask readme`: the measured tables of the README (a small speed
-//! table per CPU) and of `docs/benchmarks.md` (the matrix and perft),
+//! `cargo xtask readme`: the measured tables of the README (the free
+//! functions against the best peer and backend, a row per CPU) and of
+//! `docs/benchmarks.md` (each CPU's findings and hash perft),
 //! generated from every committed bench-matrix run
 //! (`benches/results/<cpu-id>/results.json`), so that each figure names its
 //! CPU and comes from a file anyone can check; `--check` (CI) fails if a
@@ -7,9 +8,9 @@
 //! <name> (cargo xtask readme) -->` and `<!-- END GENERATED: <name> -->` is
 //! generated; the rest is hand-written.
 
-use crate::report::{code, distinct, line, metas, piece_table, table};
+use crate::report::{distinct, line, metas, table};
 use anyhow::{Context as _, ensure};
-use hq_bench_format::{REFERENCE_ROW, Results, RowKind, RowMeta, WORKLOADS};
+use hq_bench_format::{Results, RowKind};
 use std::path::Path;
 
 /// `cargo xtask readme`'s options.
@@ -20,87 +21,99 @@ pub struct Args {
     pub check: bool,
 }
 
-/// The matrix's columns, "cache pressure" shortened to fit.
-const COLUMNS: [(&str, &str); 7] = {
-    let mut columns = WORKLOADS;
-    columns[6].1 = "cache";
-    columns
-};
+/// A CPU's short name: its model name, family and model (`AMD EPYC 0x19/0x11`).
+fn cpu_name(r: &Results) -> String {
+    let c = &r.cpu;
+    format!("{} {:#x}/{:#x}", c.model_name, c.family, c.model)
+}
 
-/// The matrix section: per CPU, the queen figures of the runtime and native
-/// builds' facade, job, backends, references and peers (the full matrix is in
-/// each run's `matrix.md`).
-fn matrix(runs: &[Results]) -> String {
-    use RowKind::*;
+/// The best row of `kind` in the runtime build for `piece`'s throughput.
+fn best_row<'a>(r: &'a Results, kind: RowKind, piece: &str) -> Option<(&'a str, f64)> {
+    let meta = metas(r).find(|(c, _)| *c == "runtime")?.1;
+    let rows = meta.rows.iter().filter(|m| m.kind == kind);
+    rows.filter_map(|m| {
+        let figure = r.figure("runtime", &m.name, piece, "throughput")?;
+        Some((m.name.as_str(), figure.mlookups_per_s))
+    })
+    .max_by(|a, b| a.1.total_cmp(&b.1))
+}
+
+/// The runtime build's free functions (`hq`) ÷ `row` in `piece`'s
+/// throughput: paired by process and round where the run has samples,
+/// else the ratio of the two figures.
+fn over(r: &Results, piece: &str, row: &str) -> Option<String> {
+    let figure = |row: &str| r.figure("runtime", row, piece, "throughput");
+    let (hq, other) = (figure("hq")?, figure(row)?);
+    Some(match Results::speed_ratio(hq, other) {
+        Some(i) => ratio_text(i),
+        None => format!("{:.2}×", hq.mlookups_per_s / other.mlookups_per_s),
+    })
+}
+
+/// The pieces of the speed tables, in their order.
+const PIECES: [&str; 3] = ["queen", "rook", "bishop"];
+
+/// The findings section of `docs/benchmarks.md`: per CPU, its run, the
+/// facade's choice per build, the free functions against the best backend
+/// and the best peer, and the hash perft (every other figure is in the
+/// run's `matrix.md`).
+fn findings(runs: &[Results], root: &Path) -> String {
     let mut md = String::new();
     for r in runs {
-        let (model, id, summary) = (&r.cpu.model_name, &r.cpu.id, r.cpu.summary());
-        let (rustc, date) = (&r.rustc, &r.date);
+        let (id, summary) = (&r.cpu.id, r.cpu.summary());
+        let (rustc, date, commit) = (&r.rustc, &r.date, &r.git_commit);
+        let dir = format!("../benches/results/{id}");
+        let charts = ["choice.svg", "chart.svg"]
+            .into_iter()
+            .filter(|svg| root.join("benches/results").join(id).join(svg).exists())
+            .map(|svg| format!("[`{svg}`]({dir}/{svg})"))
+            .collect::<Vec<_>>()
+            .join(", ");
         md += &format!(
-            "#### {model} — `benches/results/{id}/`\n\n{summary}; {rustc}; {date}. Million queen \
-             lookups per second (× the `{REFERENCE_ROW}` backend in the same build). Full matrix \
-             (rook, bishop, every forced build): [`matrix.md`](../benches/results/{id}/matrix.md), \
-             chart: [`chart.svg`](../benches/results/{id}/chart.svg).\n\n"
+            "### {} — `{id}`\n\n{summary}; {rustc}; commit `{commit}`, {date}. Every figure: \
+             [`matrix.md`]({dir}/matrix.md); charts: {charts}.\n\n",
+            cpu_name(r)
         );
         for (config, meta) in metas(r).filter(|(c, _)| ["runtime", "native"].contains(c)) {
-            let of = |k| meta.rows.iter().filter(move |row: &&RowMeta| row.kind == k);
-            let rows = [Facade, Job, Backend, Reference, Peer]
-                .into_iter()
-                .flat_map(of);
-            let keys: Vec<_> = rows.map(|row| (config, row)).collect();
-            if keys.is_empty() {
-                continue;
-            }
-            let (choice, table) = (
-                &meta.choice,
-                piece_table(r, &keys, "queen", &COLUMNS, false),
-            );
+            let class = &meta.class;
             md += &format!(
-                "Build `{config}` (facade's choice, single / batch / set-wise: {choice}):\n\n{table}\n\n"
+                "* Build `{config}`: class `{class}`; single / batch / set-wise: {}.\n",
+                meta.choice
             );
         }
+        let body = PIECES.into_iter().filter_map(|piece| {
+            let hq = r.figure("runtime", "hq", piece, "throughput")?;
+            let (backend, _) = best_row(r, RowKind::Backend, piece)?;
+            let (peer, p) = best_row(r, RowKind::Peer, piece)?;
+            let value = match hq.interval {
+                Some(i) => format!("{:.0} ±{:.1} %", hq.mlookups_per_s, i.half_width() * 100.0),
+                None => format!("{:.0}", hq.mlookups_per_s),
+            };
+            Some(line(
+                &[piece],
+                [
+                    value,
+                    format!("{} `{backend}`", over(r, piece, backend)?),
+                    format!("{} `{peer}` ({p:.0})", over(r, piece, peer)?),
+                ],
+            ))
+        });
+        let table = table("piece|`hq` M/s|÷ best backend|÷ best peer", body, 1);
+        let method = match r.has_samples() {
+            true => {
+                "medians over fresh processes, `±` and the ratios' ranges their 95 % intervals, \
+                 ratios paired by process and round"
+            }
+            false => "measured by the earlier method (one process per build, its fastest round)",
+        };
+        md += &format!(
+            "\nThe free functions of the default build, million independent lookups per second \
+             ({method}):\n\n{table}\n\n{}",
+            hash_perft(r)
+        );
     }
     if md.is_empty() {
         md.push_str("No full run is committed yet: run `cargo xtask bench-matrix`.\n");
-    }
-    md
-}
-
-/// The perft section: per CPU, million nodes per second.
-fn perft(runs: &[Results]) -> String {
-    let mut md = String::new();
-    for r in runs.iter().filter(|r| !r.perft.is_empty()) {
-        let positions = distinct(r.perft.iter().map(|p| (&p.position, p.depth)));
-        // A row per build and row (the native build runs the hash perft).
-        let rows = distinct(r.perft.iter().map(|p| (&p.config, &p.row)));
-        let body = rows.into_iter().map(|(config, row)| {
-            let mnps = positions.iter().map(|&(position, depth)| {
-                let mut of_row = r
-                    .perft
-                    .iter()
-                    .filter(|p| (&p.config, &p.row) == (config, row));
-                let p = of_row.find(|p| (&p.position, p.depth) == (position, depth));
-                p.map_or("—".to_owned(), |p| match p.interval {
-                    Some(i) => format!("{:.0} ±{:.1} %", p.mnps, i.half_width() * 100.0),
-                    None => format!("{:.0}", p.mnps),
-                })
-            });
-            let label = match config.as_str() {
-                "runtime" => code(row),
-                _ => format!("{} ({config} build)", code(row)),
-            };
-            line(&[&label], mnps)
-        });
-        let head: String = positions
-            .iter()
-            .map(|(p, d)| format!("|{p} d{d}"))
-            .collect();
-        let (model, id) = (&r.cpu.model_name, &r.cpu.id);
-        let table = table(&format!("row{head}"), body, 1);
-        md += &format!("{model} (`{id}`), million nodes per second, one thread:\n\n{table}\n\n");
-    }
-    if md.is_empty() {
-        md.push_str("No perft figures are committed yet.\n");
     }
     md
 }
@@ -149,79 +162,44 @@ fn hash_perft(r: &Results) -> String {
     md
 }
 
-/// The README's table-footprint section: every backend's lookup tables, as
-/// the code states them (`Backend::table_bytes`).
+/// The README's table-footprint sentence: every backend's lookup tables,
+/// as the code states them (`Backend::table_bytes`).
 fn footprint() -> String {
-    let body = hq::Backend::all().iter().map(|b| {
-        let bytes = b.table_bytes();
-        line(
-            &[&code(b.name())],
-            [bytes.to_string(), format!("{:.1}", bytes as f64 / 1024.0)],
-        )
+    let each = hq::Backend::all().iter().map(|b| {
+        let kib = b.table_bytes() as f64 / 1024.0;
+        format!("`{}` {kib:.1}", b.name())
     });
-    format!("{}\n", table("backend|bytes|KiB", body, 1))
+    format!("{} (KiB).\n", each.collect::<Vec<_>>().join(", "))
 }
 
-/// The README's speed section: per CPU, the free functions of the runtime
-/// build in throughput, against the best backend row and the best peer.
-fn speed(runs: &[Results]) -> String {
-    let mut md = String::new();
-    for r in runs {
-        let (model, id, date, commit) = (&r.cpu.model_name, &r.cpu.id, &r.date, &r.git_commit);
-        let best = |kind: RowKind, piece: &str| {
-            let meta = metas(r).find(|(c, _)| *c == "runtime")?.1;
-            let rows = meta.rows.iter().filter(|m| m.kind == kind);
-            rows.filter_map(|m| {
-                Some((
-                    m.name.as_str(),
-                    r.figure("runtime", &m.name, piece, "throughput")?
-                        .mlookups_per_s,
-                ))
+/// The README's speed section: one row per CPU, the free functions of the
+/// default build in throughput ÷ the best peer and ÷ the best backend, per
+/// piece, linking the run's `matrix.md` and `choice.svg`.
+fn speed(runs: &[Results], root: &Path) -> String {
+    let body = runs.iter().map(|r| {
+        let id = &r.cpu.id;
+        let dir = format!("benches/results/{id}");
+        let mut links = vec![format!("[matrix]({dir}/matrix.md)")];
+        if root.join(&dir).join("choice.svg").exists() {
+            links.push(format!("[choice]({dir}/choice.svg)"));
+        }
+        let commit = &r.git_commit;
+        let class = metas(r)
+            .find(|(c, _)| *c == "runtime")
+            .map(|(_, m)| &m.class);
+        let class = class.map(|c| format!(" (`{c}`)")).unwrap_or_default();
+        let cpu = format!("{}{class}, `{commit}`: {}", cpu_name(r), links.join(", "));
+        let cells = PIECES.into_iter().flat_map(|piece| {
+            [RowKind::Peer, RowKind::Backend].map(|kind| {
+                best_row(r, kind, piece)
+                    .and_then(|(row, _)| over(r, piece, row))
+                    .unwrap_or("—".to_owned())
             })
-            .max_by(|a, b| a.1.total_cmp(&b.1))
-        };
-        let body = ["queen", "rook", "bishop"].into_iter().filter_map(|piece| {
-            let figure = |row: &str| r.figure("runtime", row, piece, "throughput");
-            let hq = figure("hq")?;
-            let (backend, b) = best(RowKind::Backend, piece)?;
-            let (peer, p) = best(RowKind::Peer, piece)?;
-            // Paired by process and round where the run has samples.
-            let over = |row: &str, speed: f64| match Results::speed_ratio(hq, figure(row)?) {
-                Some(i) => Some(ratio_text(i)),
-                None => Some(format!("{:.2}×", hq.mlookups_per_s / speed)),
-            };
-            let value = match hq.interval {
-                Some(i) => format!("{:.0} ±{:.1} %", hq.mlookups_per_s, i.half_width() * 100.0),
-                None => format!("{:.0}", hq.mlookups_per_s),
-            };
-            Some(line(
-                &[piece],
-                [
-                    value,
-                    format!("{} `{backend}`", over(backend, b)?),
-                    format!("{} `{peer}` ({p:.0})", over(peer, p)?),
-                ],
-            ))
         });
-        let table = table("piece|`hq` M/s|÷ best backend|÷ best peer", body, 1);
-        let method = match r.has_samples() {
-            true => {
-                "; medians over fresh processes, `±` and the ratios' ranges their 95 % \
-                 intervals, ratios paired by process and round"
-            }
-            false => "; measured by the earlier method (one process per build, its fastest round)",
-        };
-        md += &format!(
-            "{model} (`{id}`, commit `{commit}`, {date}): the free functions of a default build, million \
-             independent lookups per second ([`matrix.md`](benches/results/{id}/matrix.md){method}).\n\n\
-             {table}\n\n{}",
-            hash_perft(r)
-        );
-    }
-    if md.is_empty() {
-        md.push_str("No full run is committed yet: run `cargo xtask bench-matrix`.\n");
-    }
-    md
+        line(&[&cpu], cells)
+    });
+    let head = "CPU (class), commit: run|queen ÷ peer|÷ backend|rook ÷ peer|÷ backend|bishop ÷ peer|÷ backend";
+    format!("{}\n", table(head, body, 1))
 }
 
 /// A paired ratio with its interval: `0.99× (0.97–1.01)`.
@@ -263,11 +241,11 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let files = [
         (
             "README.md",
-            vec![("speed", speed(&runs)), ("footprint", footprint())],
+            vec![("speed", speed(&runs, &root)), ("footprint", footprint())],
         ),
         (
             "docs/benchmarks.md",
-            vec![("matrix", matrix(&runs)), ("perft", perft(&runs))],
+            vec![("findings", findings(&runs, &root))],
         ),
     ];
     let mut stale = Vec::new();

@@ -935,6 +935,16 @@ pub fn run(opts: &Args) -> anyhow::Result<()> {
     results.total_seconds = started.elapsed().as_secs_f64();
     write_outputs(&results, &out)?;
     clock.done("statistics and reports", since);
+    // What a user program costs to build, beside the peers: six builds from
+    // empty target directories, so not in the quick run (its unit tests
+    // check the programs and the report).
+    if !opts.quick && opts.only.is_empty() {
+        let since = Instant::now();
+        crate::adoption::write(&out)?;
+        clock.done("adoption cost (builds of a user program)", since);
+    } else {
+        println!("bench-matrix: SKIPPED the adoption cost (a quick or partial run)");
+    }
     println!("\nbench-matrix: the steps' times:");
     for t in &clock.timings {
         println!("  {:>6.0} s  {}", t.seconds, t.step);

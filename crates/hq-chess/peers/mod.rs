@@ -1,5 +1,6 @@
-//! The perft peers, shared by `examples/peers.rs` and `benches/peers.rs`
-//! (included with `#[path]`; dev-dependencies only, as shakmaty is GPL-3.0).
+//! The perft peers, shared by `examples/peers.rs` and hq-benches'
+//! `benches/perft_peers.rs` (included with `#[path]`; dev-dependencies only,
+//! as shakmaty is GPL-3.0).
 //!
 //! * cozy-chess: its legal generator (`Board::generate_moves`) with bulk
 //!   counting at the last ply, as its own `examples/perft.rs` does.

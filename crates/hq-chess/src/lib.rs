@@ -45,8 +45,8 @@
 //! * `cargo run --release -p hq-chess --example peers --features peers-board-options -- [--quick] [--csv]`
 //!   (`--features peers` without the board-option rows):
 //!   the speed of hq's choice, every backend and every board option against
-//!   cozy-chess, shakmaty and Stockfish (`benches/peers.rs` is the criterion
-//!   version, without Stockfish).
+//!   cozy-chess, shakmaty and Stockfish (hq-benches' `benches/perft_peers.rs`
+//!   is the criterion version, without Stockfish).
 //!
 //! ```
 //! use hq_core::SliderAttacks;

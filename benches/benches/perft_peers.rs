@@ -1,9 +1,9 @@
-//! Criterion: perft on every supported backend and on the peers (cozy-chess
+//! Criterion: `hq-chess`'s perft on every supported backend and on the peers (cozy-chess
 //! with bulk counting, shakmaty's `perft`), start position depth 5 and
 //! Kiwipete depth 4. Stockfish runs out of process, so it is measured by
-//! `examples/peers.rs` instead.
+//! `hq-chess`'s `examples/peers.rs` instead (the bench matrix's perft stage).
 
-#[path = "../peers/mod.rs"]
+#[path = "../../crates/hq-chess/peers/mod.rs"]
 #[allow(dead_code)]
 mod peers;
 
