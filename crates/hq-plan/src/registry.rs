@@ -107,13 +107,21 @@ macro_rules! define_backends {
                 match self { $(Backend::$variant => <$token as SliderAttacks>::TABLE_BYTES),* }
             }
 
-            /// The backend's entry points compiled for its level, or what
-            /// this CPU lacks.
+            /// The backend's entry points compiled for its level, where
+            /// the free functions can dispatch to it
+            /// ([`Backend::is_dispatched`]) and this CPU runs it. The
+            /// check is a constant per arm, so a program links the entry
+            /// points (and the tables) of the dispatched backends only.
             #[cfg(feature = "std")]
             #[doc(hidden)]
-            pub fn entries(self) -> Result<hq_core::entries::Entries, MissingFeatures> {
+            pub fn entries(self) -> Option<hq_core::entries::Entries> {
                 match self {
-                    $(Backend::$variant => <$token as SliderAttacks>::require().map(hq_core::entries::Entries::of),)*
+                    $(Backend::$variant => {
+                        if !const { Backend::$variant.is_dispatched() } {
+                            return None;
+                        }
+                        <$token as SliderAttacks>::require().ok().map(hq_core::entries::Entries::of)
+                    })*
                 }
             }
 

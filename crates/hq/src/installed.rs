@@ -150,7 +150,7 @@ fn install(plan: &Plan) {
             let entries = plan
                 .get(entry, slider)
                 .entries()
-                .expect("a checked backend");
+                .expect("a checked backend: dispatched, and this CPU runs it");
             let s = slider as usize;
             let f = match entry {
                 Entry::Single | Entry::Latency => entries.single[s] as *mut (),
