@@ -113,20 +113,38 @@ impl Identity {
         }
         #[cfg(all(target_arch = "x86_64", not(miri)))]
         {
-            let cpuid = raw_cpuid::CpuId::new();
-            let vendor = match cpuid.get_vendor_info().as_ref().map(|v| v.as_str()) {
-                Some("GenuineIntel") => Vendor::Intel,
-                Some("AuthenticAMD") => Vendor::Amd,
-                Some("HygonGenuine") => Vendor::Hygon,
+            let vendor_leaf = cpuid(0);
+            let mut name = [0u8; 12];
+            for (i, reg) in [vendor_leaf.ebx, vendor_leaf.edx, vendor_leaf.ecx]
+                .into_iter()
+                .enumerate()
+            {
+                name[i * 4..i * 4 + 4].copy_from_slice(&reg.to_le_bytes());
+            }
+            let vendor = match &name {
+                b"GenuineIntel" => Vendor::Intel,
+                b"AuthenticAMD" => Vendor::Amd,
+                b"HygonGenuine" => Vendor::Hygon,
                 _ => Vendor::OtherX86,
             };
-            let (family, model, stepping) = cpuid.get_feature_info().map_or((0, 0, 0), |f| {
-                (
-                    u32::from(f.family_id()),
-                    u32::from(f.model_id()),
-                    u32::from(f.stepping_id()),
-                )
-            });
+            // Leaf 1's signature: the display family and model (the
+            // extended fields added where the base family says so).
+            let (family, model, stepping) = match vendor_leaf.eax {
+                0 => (0, 0, 0),
+                _ => {
+                    let eax = cpuid(1).eax;
+                    let (base_family, base_model) = ((eax >> 8) & 0xF, (eax >> 4) & 0xF);
+                    let family = match base_family {
+                        0xF => base_family + ((eax >> 20) & 0xFF),
+                        f => f,
+                    };
+                    let model = match base_family {
+                        0x6 | 0xF => ((eax >> 16) & 0xF) << 4 | base_model,
+                        _ => base_model,
+                    };
+                    (family, model, eax & 0xF)
+                }
+            };
             Identity {
                 vendor,
                 family,
@@ -153,16 +171,38 @@ impl Identity {
     }
 }
 
+/// CPUID leaf `leaf`, subleaf 0 (the instruction itself: a dependency for
+/// three leaves cost every build a crate on its critical path).
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[allow(unused_unsafe)] // `__cpuid` is a safe function in newer Rust
+fn cpuid(leaf: u32) -> core::arch::x86_64::CpuidResult {
+    // SAFETY: every x86-64 CPU has CPUID, and reading a leaf changes nothing
+    // (a leaf above the CPU's maximum gives another leaf's data, never a
+    // fault; the callers check the maximum first).
+    unsafe { core::arch::x86_64::__cpuid(leaf) }
+}
+
 /// The CPU's brand string (x86-64 CPUID leaves 0x8000_0002..4), if any.
 #[cfg(feature = "std")]
 pub fn brand_string() -> Option<std::string::String> {
     // Miri cannot execute CPUID.
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     {
-        raw_cpuid::CpuId::new()
-            .get_processor_brand_string()
-            .map(|b| b.as_str().trim().into())
-            .filter(|b: &std::string::String| !b.is_empty())
+        if cpuid(0x8000_0000).eax < 0x8000_0004 {
+            return None;
+        }
+        let mut bytes = std::vec::Vec::with_capacity(48);
+        for leaf in 0x8000_0002..=0x8000_0004 {
+            let r = cpuid(leaf);
+            for reg in [r.eax, r.ebx, r.ecx, r.edx] {
+                bytes.extend_from_slice(&reg.to_le_bytes());
+            }
+        }
+        let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+        let brand: std::string::String = std::string::String::from_utf8_lossy(&bytes[..end])
+            .trim()
+            .into();
+        (!brand.is_empty()).then_some(brand)
     }
     #[cfg(any(not(target_arch = "x86_64"), miri))]
     {

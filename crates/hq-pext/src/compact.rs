@@ -12,12 +12,9 @@
 //! (PDEP, 3 cycles on the CPUs with a fast PEXT), and a table that stays
 //! in L2 where engines' transposition tables evict the large one.
 
-use super::{
-    BISHOP_LAYOUT, BISHOP_STEPS, ROOK_ENTRIES, ROOK_LAYOUT, ROOK_STEPS, fill_square, ray_shares,
-    soft_pext, walk,
-};
 use hq_core::cpu::Level;
 use hq_core::{Bitboard, Line, Slider, Square};
+use hq_pext_tables::{BISHOP_LAYOUT, BISHOP_STEPS, PACKED, ROOK_LAYOUT, ROOK_STEPS, walk};
 
 /// One piece's entries by square: the relevant-occupancy masks, the
 /// empty-board attacks the packed sets unpack onto, and each square's
@@ -64,38 +61,6 @@ static ENTRIES: PieceEntries = PieceEntries {
     bishop: entries(&BISHOP_LAYOUT, &BISHOP_STEPS),
 };
 
-/// Every attack set packed onto its square's span, in `Pext`'s order.
-#[allow(long_running_const_eval)] // as many entries as `Pext`'s table, once per build
-static PACKED: [u16; ROOK_ENTRIES + super::BISHOP_ENTRIES] = {
-    let mut table = [0u16; ROOK_ENTRIES + super::BISHOP_ENTRIES];
-    let kinds = [(&ROOK_STEPS, &ROOK_LAYOUT), (&BISHOP_STEPS, &BISHOP_LAYOUT)];
-    let mut kind = 0;
-    while kind < 2 {
-        let (steps, layout) = kinds[kind];
-        let mut sq = 0;
-        while sq < 64 {
-            let (mask, offset) = layout[sq];
-            // Each ray's reach packed onto the span: the packed sets are
-            // the ORs of the rays' (PEXT of disjoint sets).
-            let span = walk(sq, 0, steps);
-            let mut shares = ray_shares(sq, steps, mask);
-            let mut d = 0;
-            while d < 4 {
-                let mut i = 0;
-                while i < shares[d].count {
-                    shares[d].reached[i] = soft_pext(shares[d].reached[i], span);
-                    i += 1;
-                }
-                d += 1;
-            }
-            fill_square!(table[offset] = shares, as u16);
-            sq += 1;
-        }
-        kind += 1;
-    }
-    table
-};
-
 impl PextPdep {
     #[inline(always)]
     fn lookup(self, entries: &Entries, sq: Square, occupancy: u64) -> u64 {
@@ -117,7 +82,7 @@ impl PextPdep {
         // SAFETY: the token proves x86-64-v3, which has BMI2.
         let index = unsafe { super::bmi2::pext(occupancy, mask) };
         #[cfg(any(not(target_arch = "x86_64"), miri))]
-        let index = soft_pext(occupancy, mask);
+        let index = hq_pext_tables::soft_pext(occupancy, mask);
         debug_assert!(mask & !entries.masks[i] == 0);
         // SAFETY: `index < 2^popcount(mask) <= 2^popcount(the square's
         // mask)` (the caller keeps `mask` inside the square's), and the
@@ -175,7 +140,7 @@ mod tests {
         assert_eq!(soft_pdep(u64::MAX, 0), 0);
         for (value, mask) in [(0x1234, 0xF0F0_F0F0), (!0, 0x0101_0101_0101_0101)] {
             assert_eq!(
-                soft_pext(soft_pdep(value, mask), mask),
+                hq_pext_tables::soft_pext(soft_pdep(value, mask), mask),
                 value & ((1 << mask.count_ones()) - 1)
             );
         }
@@ -201,7 +166,8 @@ mod tests {
                     let i = offset + k;
                     assert!(u32::from(PACKED[i]) < 1 << bits, "square {sq} entry {k}");
                     // Every entry is `Pext`'s attack set, packed.
-                    let packed = soft_pext(super::super::ATTACKS[i], entries.spans[sq]);
+                    let packed =
+                        hq_pext_tables::soft_pext(hq_pext_tables::ATTACKS[i], entries.spans[sq]);
                     assert_eq!(u64::from(PACKED[i]), packed, "square {sq} entry {k}");
                 }
             }
@@ -239,7 +205,7 @@ mod tests {
     fn the_table_is_a_quarter_of_pext_s() {
         assert_eq!(
             core::mem::size_of_val(&PACKED) * 4,
-            core::mem::size_of_val(&super::super::ATTACKS)
+            core::mem::size_of_val(&hq_pext_tables::ATTACKS)
         );
         assert_eq!(core::mem::size_of_val(&PACKED), 215_296);
     }

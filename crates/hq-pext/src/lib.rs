@@ -44,6 +44,7 @@ use hq_core::{Bitboard, Line, Slider, Square};
 
 mod compact;
 pub use compact::PextPdep;
+use hq_pext_tables::{ATTACKS, BISHOP_LAYOUT, ROOK_LAYOUT};
 
 /// One piece's table entries, by square: the relevant-occupancy masks and
 /// each square's first attack set in [`ATTACKS`].
@@ -77,78 +78,6 @@ struct PieceEntries {
 // is ever written through them.
 unsafe impl Sync for PieceEntries {}
 
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-const FILE_H: u64 = FILE_A << 7;
-const RANK_1: u64 = 0xFF;
-const RANK_8: u64 = RANK_1 << 56;
-
-/// File and rank steps of the rook's and the bishop's rays.
-const ROOK_STEPS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const BISHOP_STEPS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-
-/// Attacks from `sq` along `steps` over `occupancy`, by walking the rays.
-const fn walk(sq: usize, occupancy: u64, steps: &[(i32, i32); 4]) -> u64 {
-    let mut attacks = 0;
-    let mut d = 0;
-    while d < 4 {
-        let (df, dr) = steps[d];
-        let (mut f, mut r) = ((sq % 8) as i32 + df, (sq / 8) as i32 + dr);
-        while f >= 0 && f < 8 && r >= 0 && r < 8 {
-            let bit = 1u64 << (r * 8 + f);
-            attacks |= bit;
-            if occupancy & bit != 0 {
-                break;
-            }
-            f += df;
-            r += dr;
-        }
-        d += 1;
-    }
-    attacks
-}
-
-/// The relevant occupancy mask: the rays without their last squares.
-const fn relevant_mask(sq: usize, steps: &[(i32, i32); 4]) -> u64 {
-    let attacks = walk(sq, 0, steps);
-    let (file, rank) = (sq % 8, sq / 8);
-    let mut edges = 0;
-    if file != 0 {
-        edges |= FILE_A;
-    }
-    if file != 7 {
-        edges |= FILE_H;
-    }
-    if rank != 0 {
-        edges |= RANK_1;
-    }
-    if rank != 7 {
-        edges |= RANK_8;
-    }
-    // A rook on an edge keeps that edge's line (minus its far corner, which
-    // the other edges remove); a bishop's rays end on edges anyway.
-    attacks & !edges
-}
-
-const ROOK_ENTRIES: usize = 102_400;
-const BISHOP_ENTRIES: usize = 5_248;
-
-/// The masks and offsets of `steps`' squares, their offsets from `start`.
-const fn layout(steps: &[(i32, i32); 4], start: usize) -> [(u64, usize); 64] {
-    let mut table = [(0, 0); 64];
-    let mut offset = start;
-    let mut sq = 0;
-    while sq < 64 {
-        let mask = relevant_mask(sq, steps);
-        table[sq] = (mask, offset);
-        offset += 1 << mask.count_ones();
-        sq += 1;
-    }
-    table
-}
-
-const ROOK_LAYOUT: [(u64, usize); 64] = layout(&ROOK_STEPS, 0);
-const BISHOP_LAYOUT: [(u64, usize); 64] = layout(&BISHOP_STEPS, ROOK_ENTRIES);
-
 /// The entries of a layout, pointing into [`ATTACKS`].
 const fn entries(layout: &[(u64, usize); 64]) -> Entries {
     let mut table = Entries {
@@ -172,100 +101,6 @@ static ENTRIES: PieceEntries = PieceEntries {
     bishop: entries(&BISHOP_LAYOUT),
 };
 
-/// One ray's share of a square's entries: for each subset of the ray's
-/// relevant squares, its bits of the entry's index (the subset's PEXT over
-/// the square's mask) and the squares the slider reaches along the ray.
-///
-/// A square's entries are the combinations of its four rays' subsets: the
-/// index the OR of their index bits (PEXT of disjoint sets is the OR of
-/// theirs), the attack set the OR of their reaches. Filling the table from
-/// the rays' shares costs the const evaluator a few operations per entry,
-/// where a ray walk per entry took 17 s of every build's `cargo check`.
-#[derive(Clone, Copy)]
-struct RayShare {
-    count: usize,
-    index: [usize; 64],
-    reached: [u64; 64],
-}
-
-/// The shares of the four rays of `steps` from `sq`, whose relevant
-/// occupancy mask is `mask`.
-const fn ray_shares(sq: usize, steps: &[(i32, i32); 4], mask: u64) -> [RayShare; 4] {
-    let empty = RayShare {
-        count: 0,
-        index: [0; 64],
-        reached: [0; 64],
-    };
-    let mut shares = [empty; 4];
-    let mut d = 0;
-    while d < 4 {
-        let ray = walk(sq, 0, &[steps[d]; 4]);
-        let relevant = ray & mask;
-        let share = &mut shares[d];
-        let mut subset = 0u64;
-        loop {
-            share.index[share.count] = soft_pext(subset, mask) as usize;
-            share.reached[share.count] = walk(sq, subset, &[steps[d]; 4]);
-            share.count += 1;
-            subset = subset.wrapping_sub(relevant) & relevant;
-            if subset == 0 {
-                break;
-            }
-        }
-        d += 1;
-    }
-    shares
-}
-
-/// Writes a square's entries into `$table` (of `$t`) from its slice's
-/// start `$offset`: every combination of the four `$shares`.
-macro_rules! fill_square {
-    ($table:ident[$offset:expr] = $shares:expr, as $t:ty) => {{
-        let [a, b, c, d] = $shares;
-        let mut i = 0;
-        while i < a.count {
-            let (ia, ra) = (a.index[i], a.reached[i]);
-            let mut j = 0;
-            while j < b.count {
-                let (ib, rb) = (ia | b.index[j], ra | b.reached[j]);
-                let mut k = 0;
-                while k < c.count {
-                    let (ic, rc) = (ib | c.index[k], rb | c.reached[k]);
-                    let mut l = 0;
-                    while l < d.count {
-                        $table[$offset + (ic | d.index[l])] = (rc | d.reached[l]) as $t;
-                        l += 1;
-                    }
-                    k += 1;
-                }
-                j += 1;
-            }
-            i += 1;
-        }
-    }};
-}
-use fill_square;
-
-/// Every attack set, rooks first: entry `offset + k` of a square is the
-/// attack set of the subset of its mask whose PEXT is `k`.
-#[allow(long_running_const_eval)] // 107,648 attack sets, once per build
-static ATTACKS: [u64; ROOK_ENTRIES + BISHOP_ENTRIES] = {
-    let mut table = [0u64; ROOK_ENTRIES + BISHOP_ENTRIES];
-    let kinds = [(&ROOK_STEPS, &ROOK_LAYOUT), (&BISHOP_STEPS, &BISHOP_LAYOUT)];
-    let mut kind = 0;
-    while kind < 2 {
-        let (steps, layout) = kinds[kind];
-        let mut sq = 0;
-        while sq < 64 {
-            let (mask, offset) = layout[sq];
-            fill_square!(table[offset] = ray_shares(sq, steps, mask), as u64);
-            sq += 1;
-        }
-        kind += 1;
-    }
-    table
-};
-
 impl Pext {
     #[inline(always)]
     fn lookup(self, entries: &Entries, sq: Square, occupancy: u64) -> u64 {
@@ -287,7 +122,7 @@ impl Pext {
         let index = unsafe { bmi2::pext(occupancy, mask) };
         // Miri runs no `asm!`: the lookups take the software PEXT there.
         #[cfg(any(not(target_arch = "x86_64"), miri))]
-        let index = soft_pext(occupancy, mask);
+        let index = hq_pext_tables::soft_pext(occupancy, mask);
         debug_assert!(mask & !own_mask == 0 && index < 1 << own_mask.count_ones());
         // SAFETY: `index < 2^popcount(mask) <= 2^popcount(own_mask)` (PEXT
         // packs the mask's bits; the caller keeps `mask` inside the square's),
@@ -381,21 +216,6 @@ mod bmi2 {
     }
 }
 
-/// PEXT in software: for the tables' generation, the never-supported
-/// stand-in off x86-64, and the table lookups under Miri (which runs no
-/// `asm!`).
-const fn soft_pext(value: u64, mut mask: u64) -> u64 {
-    let (mut out, mut bit) = (0, 1);
-    while mask != 0 {
-        if value & mask & mask.wrapping_neg() != 0 {
-            out |= bit;
-        }
-        mask &= mask - 1;
-        bit <<= 1;
-    }
-    out
-}
-
 /// A PEXT token: the single lookups through `self.lookup` and
 /// `self.lookup_masked` on the invoking module's `ENTRIES` (`pext`'s attack
 /// sets, `pext-pdep`'s packed ones), and the same set-wise, batch and keyed
@@ -479,6 +299,7 @@ pext_token! {
 mod tests {
     use super::*;
     use hq_core::{SliderAttacks, SplitMix64, reference};
+    use hq_pext_tables::{BISHOP_ENTRIES, ROOK_ENTRIES};
 
     /// The token of the lookup tests: the real one where the CPU has
     /// x86-64-v3, and under Miri one made unchecked, whose lookups take the
@@ -498,13 +319,13 @@ mod tests {
 
     #[test]
     fn soft_pext_packs_the_mask_bits() {
-        assert_eq!(soft_pext(0b1011_0110, 0b1111_0000), 0b1011);
-        assert_eq!(soft_pext(!0, 0x8100_0000_0000_0081), 0b1111);
+        assert_eq!(hq_pext_tables::soft_pext(0b1011_0110, 0b1111_0000), 0b1011);
+        assert_eq!(hq_pext_tables::soft_pext(!0, 0x8100_0000_0000_0081), 0b1111);
         assert_eq!(
-            soft_pext(0x8000_0000_0000_0001, 0x8100_0000_0000_0081),
+            hq_pext_tables::soft_pext(0x8000_0000_0000_0001, 0x8100_0000_0000_0081),
             0b1001
         );
-        assert_eq!(soft_pext(u64::MAX, 0), 0);
+        assert_eq!(hq_pext_tables::soft_pext(u64::MAX, 0), 0);
     }
 
     /// Every square's slice at its first entry (mask 0 or an empty
