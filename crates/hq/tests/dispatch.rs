@@ -6,20 +6,10 @@
 // `with_backend`'s errors name the CPU's features with `std`.
 #![cfg(feature = "std")]
 
-use hq::{Backend, BackendError, SliderAttacks, WithBackend};
+use hq::{Backend, BackendError};
 
-/// The shared suite (quick depth), monomorphized per backend.
-struct Suite;
-impl WithBackend for Suite {
-    type Output = hq_testkit::Report;
-    #[inline(always)]
-    fn run<B: SliderAttacks>(self, backend: B) -> hq_testkit::Report {
-        match hq_testkit::check(backend, hq_testkit::Depth::Quick.scaled()) {
-            Ok(report) => report,
-            Err(e) => panic!("{e}"),
-        }
-    }
-}
+mod common;
+use common::Suite;
 
 #[test]
 fn every_supported_backend_passes_through_generic_dispatch() {

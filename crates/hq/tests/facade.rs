@@ -6,22 +6,10 @@
 // Run-time selection, `HQ_BACKEND` and `set_backend` need `std`.
 #![cfg(feature = "std")]
 
-use hq::{
-    Backend, BackendError, Bitboard, Entry, Mode, Slider, SliderAttacks, Square, WithBackend,
-};
+use hq::{Backend, BackendError, Bitboard, Entry, Mode, Slider, Square};
 
-/// The shared suite (quick depth), monomorphized per backend.
-struct Suite;
-impl WithBackend for Suite {
-    type Output = hq_testkit::Report;
-    #[inline(always)]
-    fn run<B: SliderAttacks>(self, backend: B) -> hq_testkit::Report {
-        match hq_testkit::check(backend, hq_testkit::Depth::Quick.scaled()) {
-            Ok(report) => report,
-            Err(e) => panic!("{e}"),
-        }
-    }
-}
+mod common;
+use common::Suite;
 
 #[test]
 fn a_job_under_the_active_choice_passes_the_suite() {
