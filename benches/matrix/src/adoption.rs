@@ -10,6 +10,7 @@
 //! the three side by side and the ratios are what to read.
 
 use anyhow::{Context as _, ensure};
+use hq_bench_format::Cpu;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -238,25 +239,20 @@ fn report(cpu: &str, commit: &str, costs: &[Cost]) -> String {
 
 /// The task: builds the three programs and writes `adoption.md`.
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let root = crate::workspace_root();
+    let cpu = crate::cpu::detect();
     let out = match &args.out {
         Some(dir) => dir.clone(),
-        None => root.join("benches/results").join(crate::cpu::detect().id),
+        None => crate::workspace_root()
+            .join("benches/results")
+            .join(&cpu.id),
     };
-    write(&out)
+    write(&out, &cpu, &crate::git_commit())
 }
 
-/// Builds the three programs and writes `out/adoption.md` (the bench
-/// matrix's default and `--full` runs end with it).
-pub fn write(out: &Path) -> anyhow::Result<()> {
+/// Builds the three programs and writes `out/adoption.md`, naming `cpu`
+/// and `commit` (the bench matrix's default and `--full` runs end with it).
+pub fn write(out: &Path, cpu: &Cpu, commit: &str) -> anyhow::Result<()> {
     let root = crate::workspace_root();
-    let cpu = crate::cpu::detect();
-    let sh = crate::sh()?;
-    let describe = xshell::cmd!(sh, "git describe --always --dirty")
-        .quiet()
-        .ignore_stderr()
-        .read();
-    let commit = describe.unwrap_or("unknown".into());
     let scratch = std::env::temp_dir().join(format!("hq-adoption-{}", std::process::id()));
     let mut costs = Vec::new();
     for program in programs(&root) {
@@ -274,7 +270,7 @@ pub fn write(out: &Path) -> anyhow::Result<()> {
     }
     let _ = std::fs::remove_dir_all(&scratch);
     let name = format!("{} (`{}`)", cpu.model_name, cpu.id);
-    let md = report(&name, &commit, &costs);
+    let md = report(&name, commit, &costs);
     std::fs::create_dir_all(out)?;
     let file = out.join("adoption.md");
     hq_bench_format::write_atomically(&file, md.as_bytes()).map_err(anyhow::Error::msg)?;

@@ -77,6 +77,15 @@ pub fn shown(cmd: &xshell::Cmd) -> String {
     cmd.to_string().replacen(CARGO, "cargo", 1)
 }
 
+/// The checkout's commit (`git describe --always --dirty`), or `unknown`.
+pub fn git_commit() -> String {
+    let describe = sh().and_then(|sh| {
+        let cmd = xshell::cmd!(sh, "git describe --always --dirty");
+        Ok(cmd.quiet().ignore_stderr().read()?)
+    });
+    describe.unwrap_or("unknown".into())
+}
+
 /// A shell whose commands run in the workspace root.
 pub fn sh() -> anyhow::Result<xshell::Shell> {
     let sh = xshell::Shell::new()?;
