@@ -100,7 +100,8 @@ pub trait SliderAttacks: Copy + Send + Sync + core::fmt::Debug + 'static {
 
     /// Runs `f` with this token, compiled for the token's instruction set:
     /// `f` is inlined into a `#[target_feature]` function of the level
-    /// [`Level::for_jobs`] gives ([`crate::cpu::run_for`]), so the kernels
+    /// [`Level::for_jobs`] gives (as [`crate::cpu::run_for`] does, compiling
+    /// only the levels the token can run at), so the kernels
     /// `f` calls inline into it instead of staying calls (mark a big
     /// closure `#[inline(always)]`). The way to compile a whole loop, or a
     /// recursion one call per node (perft), for the backend.
@@ -108,8 +109,7 @@ pub trait SliderAttacks: Copy + Send + Sync + core::fmt::Debug + 'static {
     fn run_compiled<R>(self, f: impl FnOnce(Self) -> R) -> R {
         // SAFETY: the token proves the CPU has `Self::LEVEL`.
         unsafe {
-            crate::cpu::run_for(
-                Self::LEVEL,
+            crate::cpu::run_for_fixed::<Self, R>(
                 #[inline(always)]
                 move || f(self),
             )
@@ -338,6 +338,12 @@ pub trait SliderAttacks: Copy + Send + Sync + core::fmt::Debug + 'static {
             |sq, o| self.queen_attacks(sq, o),
         )
     }
+}
+
+/// Every token's level is known at compile time: what
+/// [`run_compiled`](SliderAttacks::run_compiled) compiles its job for.
+impl<B: SliderAttacks> crate::cpu::FixedLevel for B {
+    const LEVEL: Level = <B as SliderAttacks>::LEVEL;
 }
 
 /// The union of `single(sq, occupancy | sliders)` over the squares of

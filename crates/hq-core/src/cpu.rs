@@ -343,6 +343,36 @@ macro_rules! define_levels {
                 _ => f(),
             }
         }
+
+        /// [`run_for`] for a level known at compile time: only the copy of
+        /// `f` that can run is compiled (one, or x86-64-v3, v2 and the
+        /// baseline for a job [`Level::for_jobs`] raises), where
+        /// [`run_for`]'s match on a run-time level compiled `f` once per
+        /// level of the target. Each `if const` is decided when the
+        /// caller's code is generated, so the other branches are not.
+        ///
+        /// # Safety
+        ///
+        /// The CPU must have every feature of `L::LEVEL`.
+        #[inline(always)]
+        pub(crate) unsafe fn run_for_fixed<L: FixedLevel, R>(f: impl FnOnce() -> R) -> R {
+            #[cfg(target_arch = "x86_64")]
+            if const { matches!(L::LEVEL, Level::Baseline | Level::X86V2) } {
+                // SAFETY: the caller guarantees the level's features, and
+                // `for_jobs` only raises a level to one this CPU has.
+                return unsafe { run_raised(jobs_level(L::LEVEL), f) };
+            }
+            $(
+                #[cfg(target_arch = $arch)]
+                if const { matches!(L::LEVEL, Level::$level) } {
+                    // SAFETY: the caller guarantees the level's features
+                    // (wasm32 calls such functions safely).
+                    #[allow(unused_unsafe)]
+                    return unsafe { at::$level(f) };
+                }
+            )*
+            f()
+        }
     };
 }
 
@@ -393,8 +423,11 @@ impl fmt::Display for Level {
 /// ([`Level::for_jobs`]): inside the `#[multiversion::target]` function of
 /// that level, into which `f` is inlined (mark the closure
 /// `#[inline(always)]`: LLVM does not inline a big closure on its own, and
-/// then nothing in it is compiled for the level). What
-/// [`SliderAttacks::run_compiled`](crate::SliderAttacks::run_compiled) does.
+/// then nothing in it is compiled for the level).
+/// [`SliderAttacks::run_compiled`](crate::SliderAttacks::run_compiled) does
+/// the same for its token's level, known at compile time, so that only the
+/// copies of `f` that can run are compiled; here `f` is
+/// compiled for every level of the target.
 ///
 /// The one hand-written dispatch over levels, for two measured reasons
 /// (the README's "Jobs" has the figures): `multiversion`'s dispatcher picks
@@ -412,16 +445,45 @@ pub unsafe fn run_for<R>(level: Level, f: impl FnOnce() -> R) -> R {
     // only raises a level to one this CPU has.
     unsafe {
         match level {
-            Level::Baseline | Level::X86V2 => run_at(jobs_level(level), f),
+            #[cfg(target_arch = "x86_64")]
+            Level::Baseline | Level::X86V2 => run_raised(jobs_level(level), f),
             level => run_at(level, f),
         }
     }
 }
 
+/// A type whose [`Level`] is known at compile time (a backend's token), for
+/// [`run_for_fixed`].
+pub(crate) trait FixedLevel {
+    /// The level.
+    const LEVEL: Level;
+}
+
+/// Runs `f` at the level [`jobs_level`] raised a backend of x86-64-v2 or
+/// below to: x86-64-v3, v2 or the baseline, never v4 (`for_jobs` does not
+/// raise to it), so no copy of `f` is compiled for it.
+///
+/// # Safety
+///
+/// The CPU must have every feature of `level`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn run_raised<R>(level: Level, f: impl FnOnce() -> R) -> R {
+    // SAFETY: the caller guarantees the level's features.
+    unsafe {
+        match level {
+            Level::X86V3 => at::X86V3(f),
+            Level::X86V2 => at::X86V2(f),
+            _ => f(),
+        }
+    }
+}
+
 /// [`Level::for_jobs`], with the x86-64 detection made once.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn jobs_level(backend: Level) -> Level {
-    if backend > Level::X86V2 || !cfg!(target_arch = "x86_64") {
+    if backend > Level::X86V2 {
         return backend;
     }
     use core::sync::atomic::{AtomicU8, Ordering::Relaxed};

@@ -30,6 +30,19 @@ pub struct Entries {
     pub setwise: [SetwiseFn; 3],
 }
 
+/// `B`'s [`Entries`] from the `single`, `line`, `batch` and `setwise`
+/// functions where it is invoked (a level's module, or the baseline's).
+macro_rules! entries_here {
+    ($b:ident) => {
+        Entries {
+            single: [single::<$b, 0>, single::<$b, 1>, single::<$b, 2>],
+            line: line::<$b>,
+            batch: [batch::<$b, 0>, batch::<$b, 1>, batch::<$b, 2>],
+            setwise: [setwise::<$b, 0>, setwise::<$b, 1>, setwise::<$b, 2>],
+        }
+    };
+}
+
 /// The generic entry points, once per level: each is `#[target_feature]`
 /// of its level (`#[multiversion::target]` with the level's string) with
 /// the token's method inlined.
@@ -41,6 +54,7 @@ macro_rules! define_entries {
                 #[cfg(target_arch = $arch)]
                 pub(super) mod $level {
                     use crate::{Bitboard, Line, Slider, SliderAttacks, Square};
+                    use super::super::Entries;
 
                     #[multiversion::target($target)]
                     pub(crate) fn single<B: SliderAttacks, const S: usize>(sq: Square, o: Bitboard) -> Bitboard {
@@ -65,35 +79,41 @@ macro_rules! define_entries {
                         // SAFETY: as above.
                         Slider::ALL[S].setwise(unsafe { B::new_unchecked() }, set, o)
                     }
+
+                    /// `B`'s entry points at this level.
+                    pub(crate) fn entries<B: SliderAttacks>() -> Entries {
+                        entries_here!(B)
+                    }
                 }
             )*
         }
 
         impl Entries {
-            /// `B`'s entry points, compiled for `level`.
-            ///
-            /// # Safety
-            ///
-            /// Only where the CPU has `level`, at least `B::LEVEL`.
-            #[allow(unreachable_code)]
-            unsafe fn at_level<B: SliderAttacks>(level: Level) -> Entries {
-                match level {
-                    $(
-                        #[cfg(target_arch = $arch)]
-                        Level::$level => Entries {
-                            single: [at::$level::single::<B, 0>, at::$level::single::<B, 1>, at::$level::single::<B, 2>],
-                            line: at::$level::line::<B>,
-                            batch: [at::$level::batch::<B, 0>, at::$level::batch::<B, 1>, at::$level::batch::<B, 2>],
-                            setwise: [at::$level::setwise::<B, 0>, at::$level::setwise::<B, 1>, at::$level::setwise::<B, 2>],
-                        },
-                    )*
-                    _ => Entries {
-                        single: [single::<B, 0>, single::<B, 1>, single::<B, 2>],
-                        line: line::<B>,
-                        batch: [batch::<B, 0>, batch::<B, 1>, batch::<B, 2>],
-                        setwise: [setwise::<B, 0>, setwise::<B, 1>, setwise::<B, 2>],
-                    },
+            /// The entry points of `token`'s backend, compiled for the level
+            /// its jobs run at ([`Level::for_jobs`]). Each `if const` is
+            /// decided when the caller's code is generated: only the levels
+            /// `B` can run at are compiled (one, or x86-64-v3, v2 and the
+            /// baseline for a backend `for_jobs` raises), where a match on
+            /// the run-time level compiled every level of the target.
+            pub fn of<B: SliderAttacks>(token: B) -> Entries {
+                // The token proves `B::LEVEL`, and `for_jobs` only raises it
+                // to a level this CPU has.
+                let _proof = token;
+                #[cfg(target_arch = "x86_64")]
+                if const { matches!(B::LEVEL, Level::Baseline | Level::X86V2) } {
+                    return match Level::for_jobs(B::LEVEL) {
+                        Level::X86V3 => at::X86V3::entries::<B>(),
+                        Level::X86V2 => at::X86V2::entries::<B>(),
+                        _ => baseline::<B>(),
+                    };
                 }
+                $(
+                    #[cfg(target_arch = $arch)]
+                    if const { matches!(B::LEVEL, Level::$level) } {
+                        return at::$level::entries::<B>();
+                    }
+                )*
+                baseline::<B>()
             }
         }
     };
@@ -101,15 +121,9 @@ macro_rules! define_entries {
 
 crate::cpu::each_level!($ define_entries);
 
-impl Entries {
-    /// The entry points of `token`'s backend, compiled for the level its
-    /// jobs run at ([`Level::for_jobs`]).
-    pub fn of<B: SliderAttacks>(token: B) -> Entries {
-        let _proof = token;
-        // SAFETY: the token proves `B::LEVEL`, and `for_jobs` only raises it
-        // to a level this CPU has.
-        unsafe { Entries::at_level::<B>(Level::for_jobs(B::LEVEL)) }
-    }
+/// The portable entry points (the baseline level).
+fn baseline<B: SliderAttacks>() -> Entries {
+    entries_here!(B)
 }
 
 /// The portable entries (the baseline level).
