@@ -15,10 +15,10 @@
 
 use crate::CARGO;
 use anyhow::{Context, Result, bail, ensure};
-use cargo_metadata::{Message, MetadataCommand, TargetKind, camino::Utf8PathBuf};
+use cargo_metadata::{Message, Metadata, MetadataCommand, Target, TargetKind, camino::Utf8PathBuf};
 use hq::unstable::CLASSES;
 use rayon::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 use xshell::cmd;
@@ -159,30 +159,59 @@ pub fn run(args: &Args) -> Result<()> {
     Ok(())
 }
 
-/// Builds the static test binaries (of the packages of `runs`); returns
-/// `package/target` -> executable.
+/// The `cargo test` selection that builds what `runs` run and no more: each
+/// run's package and test target; for a program, its package's integration
+/// tests, which make cargo build the program (`--bin` would build only its
+/// unit tests). All the packages' test binaries were built, 7 for the 3
+/// runs of an AVX-512 host.
+fn selection(runs: &[&str], metadata: &Metadata) -> Result<Vec<String>> {
+    let (mut packages, mut tests) = (BTreeSet::new(), BTreeSet::new());
+    let is_test = |t: &&Target| t.kind.contains(&TargetKind::Test);
+    for row in runs {
+        let spec = row
+            .split_whitespace()
+            .nth(1)
+            .context("RUNS: `cpu package/target`")?;
+        let (name, target) = spec.split_once('/').context("RUNS: `package/target`")?;
+        let package = metadata.packages.iter().find(|p| p.name.as_str() == name);
+        let package = package.with_context(|| format!("emu-test: no package {name}"))?;
+        let named = package.targets.iter().find(|t| t.name == target);
+        let named = named.with_context(|| format!("emu-test: {name} has no target {target}"))?;
+        packages.insert(name);
+        match is_test(&named) {
+            true => tests.extend([named.name.as_str()]),
+            false => tests.extend(
+                package
+                    .targets
+                    .iter()
+                    .filter(is_test)
+                    .map(|t| t.name.as_str()),
+            ),
+        }
+    }
+    let packages = packages.into_iter().flat_map(|p| ["-p", p]);
+    let tests = tests.into_iter().flat_map(|t| ["--test", t]);
+    Ok(packages.chain(tests).map(str::to_owned).collect())
+}
+
+/// Builds the static test binaries of `runs`; returns `package/target` ->
+/// executable.
 fn build(runs: &[&str], quick: bool) -> Result<BTreeMap<String, Utf8PathBuf>> {
     let sh = crate::sh()?;
     let root = sh.current_dir();
-    let mut packages: Vec<&str> = runs
-        .iter()
-        .filter_map(|row| row.split_whitespace().nth(1)?.split('/').next())
-        .collect();
-    packages.sort_unstable();
-    packages.dedup();
-    let packages: Vec<&str> = packages.iter().flat_map(|&p| ["-p", p]).collect();
+    let metadata = MetadataCommand::new().current_dir(&root).no_deps().exec()?;
+    let selection = selection(runs, &metadata)?;
     // Whether the build succeeded is the `build-finished` message's, below.
     // Optimised where the full suites run emulated (a CPU without AVX-512
     // here); for the quick runs of the fallbacks, opt-level 1 builds faster
     // and runs them as fast (the runs are mostly the emulated boot).
     let opt_level = if quick { "1" } else { "3" };
-    let stdout = cmd!(sh, "{CARGO} test --release --no-run --message-format=json --target x86_64-unknown-linux-gnu {packages...}")
+    let stdout = cmd!(sh, "{CARGO} test --release --no-run --message-format=json --target x86_64-unknown-linux-gnu {selection...}")
         .env("RUSTFLAGS", "-C target-feature=+crt-static")
         .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", opt_level)
         .env("CARGO_TARGET_DIR", root.join("target/emu"))
         .ignore_status()
         .read()?;
-    let metadata = MetadataCommand::new().current_dir(&root).no_deps().exec()?;
     let (mut found, mut diagnostics, mut success) = (BTreeMap::new(), String::new(), false);
     for message in Message::parse_stream(stdout.as_bytes()) {
         match message? {
