@@ -168,10 +168,9 @@ fn selection(runs: &[&str], metadata: &Metadata) -> Result<Vec<String>> {
     let (mut packages, mut tests) = (BTreeSet::new(), BTreeSet::new());
     let is_test = |t: &&Target| t.kind.contains(&TargetKind::Test);
     for row in runs {
-        let spec = row
-            .split_whitespace()
-            .nth(1)
-            .context("RUNS: `cpu package/target`")?;
+        let (spec, _purpose) = row.split_once(": ").context("RUNS: `spec: purpose`")?;
+        let spec = spec.split_whitespace().nth(1);
+        let spec = spec.context("RUNS: `cpu package/target`")?;
         let (name, target) = spec.split_once('/').context("RUNS: `package/target`")?;
         let package = metadata.packages.iter().find(|p| p.name.as_str() == name);
         let package = package.with_context(|| format!("emu-test: no package {name}"))?;
