@@ -338,8 +338,10 @@ pub fn forced_backend(config: &str) -> Option<(&str, Option<&str>)> {
 }
 
 /// The committed full runs under `results_dir` (`benches/results`), one per
-/// CPU directory, in directory order (none if the directory is absent); an
-/// error for a run that does not load or is a `--quick` one.
+/// CPU directory with a `results.json`, in directory order (none if the
+/// directory is absent; a CPU's directory may hold only the adoption report
+/// of `bench-matrix adoption`); an error for a run that does not load or is
+/// a `--quick` one.
 pub fn committed_runs(results_dir: &std::path::Path) -> Result<Vec<Results>, String> {
     let Ok(entries) = std::fs::read_dir(results_dir) else {
         return Ok(Vec::new());
@@ -347,7 +349,7 @@ pub fn committed_runs(results_dir: &std::path::Path) -> Result<Vec<Results>, Str
     let mut dirs: Vec<_> = entries
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.is_dir())
+        .filter(|p| p.join("results.json").is_file())
         .collect();
     dirs.sort();
     dirs.iter()
