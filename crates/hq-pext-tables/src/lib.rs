@@ -136,6 +136,27 @@ const fn ray_shares(sq: usize, steps: &[(i32, i32); 4], mask: u64) -> [RayShare;
     shares
 }
 
+/// Runs `$body` for every square of each slider, rooks first, with the
+/// square `$sq`, the slider's ray steps `$steps`, and the square's mask and
+/// table offset (`$mask`, `$offset`) bound: a `const` loop, where closures
+/// cannot run.
+macro_rules! each_square {
+    (|$sq:ident, $steps:ident, $mask:ident, $offset:ident| $body:block) => {{
+        let kinds = [(&ROOK_STEPS, &ROOK_LAYOUT), (&BISHOP_STEPS, &BISHOP_LAYOUT)];
+        let mut kind = 0;
+        while kind < 2 {
+            let ($steps, layout) = kinds[kind];
+            let mut $sq = 0;
+            while $sq < 64 {
+                let ($mask, $offset) = layout[$sq];
+                $body
+                $sq += 1;
+            }
+            kind += 1;
+        }
+    }};
+}
+
 /// Writes a square's entries into `$table` (of `$t`) from its slice's
 /// start `$offset`: every combination of the four `$shares`.
 macro_rules! fill_square {
@@ -169,18 +190,9 @@ macro_rules! fill_square {
 #[allow(long_running_const_eval)] // 107,648 attack sets, once per build
 pub static ATTACKS: [u64; ROOK_ENTRIES + BISHOP_ENTRIES] = {
     let mut table = [0u64; ROOK_ENTRIES + BISHOP_ENTRIES];
-    let kinds = [(&ROOK_STEPS, &ROOK_LAYOUT), (&BISHOP_STEPS, &BISHOP_LAYOUT)];
-    let mut kind = 0;
-    while kind < 2 {
-        let (steps, layout) = kinds[kind];
-        let mut sq = 0;
-        while sq < 64 {
-            let (mask, offset) = layout[sq];
-            fill_square!(table[offset] = ray_shares(sq, steps, mask), as u64);
-            sq += 1;
-        }
-        kind += 1;
-    }
+    each_square!(|sq, steps, mask, offset| {
+        fill_square!(table[offset] = ray_shares(sq, steps, mask), as u64);
+    });
     table
 };
 
@@ -203,30 +215,21 @@ pub const fn soft_pext(value: u64, mut mask: u64) -> u64 {
 #[allow(long_running_const_eval)] // as many entries as `Pext`'s table, once per build
 pub static PACKED: [u16; ROOK_ENTRIES + BISHOP_ENTRIES] = {
     let mut table = [0u16; ROOK_ENTRIES + BISHOP_ENTRIES];
-    let kinds = [(&ROOK_STEPS, &ROOK_LAYOUT), (&BISHOP_STEPS, &BISHOP_LAYOUT)];
-    let mut kind = 0;
-    while kind < 2 {
-        let (steps, layout) = kinds[kind];
-        let mut sq = 0;
-        while sq < 64 {
-            let (mask, offset) = layout[sq];
-            // Each ray's reach packed onto the span: the packed sets are
-            // the ORs of the rays' (PEXT of disjoint sets).
-            let span = walk(sq, 0, steps);
-            let mut shares = ray_shares(sq, steps, mask);
-            let mut d = 0;
-            while d < 4 {
-                let mut i = 0;
-                while i < shares[d].count {
-                    shares[d].reached[i] = soft_pext(shares[d].reached[i], span);
-                    i += 1;
-                }
-                d += 1;
+    each_square!(|sq, steps, mask, offset| {
+        // Each ray's reach packed onto the span: the packed sets are
+        // the ORs of the rays' (PEXT of disjoint sets).
+        let span = walk(sq, 0, steps);
+        let mut shares = ray_shares(sq, steps, mask);
+        let mut d = 0;
+        while d < 4 {
+            let mut i = 0;
+            while i < shares[d].count {
+                shares[d].reached[i] = soft_pext(shares[d].reached[i], span);
+                i += 1;
             }
-            fill_square!(table[offset] = shares, as u16);
-            sq += 1;
+            d += 1;
         }
-        kind += 1;
-    }
+        fill_square!(table[offset] = shares, as u16);
+    });
     table
 };
