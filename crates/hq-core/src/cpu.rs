@@ -357,7 +357,7 @@ macro_rules! define_levels {
         #[inline(always)]
         pub(crate) unsafe fn run_for_fixed<L: FixedLevel, R>(f: impl FnOnce() -> R) -> R {
             #[cfg(target_arch = "x86_64")]
-            if const { matches!(L::LEVEL, Level::Baseline | Level::X86V2) } {
+            if const { L::LEVEL.is_raised_for_jobs() } {
                 // SAFETY: the caller guarantees the level's features, and
                 // `for_jobs` only raises a level to one this CPU has.
                 return unsafe { run_raised(jobs_level(L::LEVEL), f) };
@@ -395,7 +395,7 @@ impl Level {
     /// and v2 the CPU has (POPCNT, BMI and AVX2 for the caller's code
     /// whatever the backend, but AVX-512 only with an AVX-512 backend).
     pub fn for_jobs(backend: Level) -> Level {
-        if backend > Level::X86V2 || !cfg!(target_arch = "x86_64") {
+        if !backend.is_raised_for_jobs() {
             return backend;
         }
         [Level::X86V3, Level::X86V2]
@@ -408,8 +408,13 @@ impl Level {
     /// of this level run at, wherever it runs ([`Level::for_jobs`]: x86-64-v3
     /// at least on x86-64): there a kernel compiled for that level inlines.
     pub const fn jobs_level_is_static(self) -> bool {
-        let x86_v2 = cfg!(target_arch = "x86_64") && self as u8 <= Level::X86V2 as u8;
-        self.is_static() && (!x86_v2 || Level::X86V3.is_static())
+        self.is_static() && (!self.is_raised_for_jobs() || Level::X86V3.is_static())
+    }
+
+    /// Whether [`Level::for_jobs`] may raise a backend of this level: the
+    /// x86-64 baseline and x86-64-v2.
+    pub(crate) const fn is_raised_for_jobs(self) -> bool {
+        cfg!(target_arch = "x86_64") && self as u8 <= Level::X86V2 as u8
     }
 }
 
@@ -446,7 +451,7 @@ pub unsafe fn run_for<R>(level: Level, f: impl FnOnce() -> R) -> R {
     unsafe {
         match level {
             #[cfg(target_arch = "x86_64")]
-            Level::Baseline | Level::X86V2 => run_raised(jobs_level(level), f),
+            level if level.is_raised_for_jobs() => run_raised(jobs_level(level), f),
             level => run_at(level, f),
         }
     }
@@ -483,7 +488,7 @@ unsafe fn run_raised<R>(level: Level, f: impl FnOnce() -> R) -> R {
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn jobs_level(backend: Level) -> Level {
-    if backend > Level::X86V2 {
+    if !backend.is_raised_for_jobs() {
         return backend;
     }
     use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
