@@ -45,6 +45,10 @@ const WASI: &str = "wasm32-wasip1";
 const KERNELS: &str = "-p hq-attacks-core -p hq-scalar -p hq-simd -p hq-pext -p hq-xop -p hq-classic \
                        -p hq-reverse -p hq-plan -p hq-attacks";
 const WASM: &str = "wasm32-unknown-unknown";
+/// The crates whose code changes with `+simd128` (wasm has no run-time
+/// detection): the levels, the class table, the simd128 backend and the
+/// facade's choice.
+const SIMD128_CODE: &str = "-p hq-attacks-core -p hq-plan -p hq-simd -p hq-attacks";
 
 /// `CARGO_TARGET_<TRIPLE>_<key>`: cargo's setting `key` for `triple`.
 fn target_var(triple: &str, key: &str) -> String {
@@ -150,14 +154,12 @@ fn wasi(sh: &Shell) -> Result<()> {
     let runner = sh.current_dir().join("xtask/wasi-run.mjs");
     let runner = format!("node {}", runner.display());
     // The kernels run in the `+simd128` build; the portable build runs the
-    // crates whose code changes without it (the levels in hq-core, the class
-    // table in hq-plan, the simd128 backend in hq-simd, the facade's choice
-    // in hq-attacks): the others' code is the same in both, and a second
-    // wasm build of their suites cost minutes of CI.
-    let portable = "-p hq-attacks-core -p hq-plan -p hq-simd -p hq-attacks";
+    // crates whose code changes without it ([`SIMD128_CODE`]): the others'
+    // code is the same in both, and a second wasm build of their suites cost
+    // minutes of CI.
     let simd = test(sh, WASI, KERNELS, &runner);
     let steps = vec![
-        ("test", test(sh, WASI, portable, &runner)),
+        ("test", test(sh, WASI, SIMD128_CODE, &runner)),
         ("test +simd128", simd128(simd, WASI)),
     ];
     target(sh, WASI, &[("node", "nodejs (Node 20 or later)")], steps)
@@ -165,12 +167,16 @@ fn wasi(sh: &Shell) -> Result<()> {
 
 fn wasm(sh: &Shell) -> Result<()> {
     // The libraries a wasm program links: their tests and the tools compile
-    // (and run) for wasm32-wasip1.
+    // (and run) for wasm32-wasip1. With `+simd128`, the crates whose code
+    // changes with it (the others' is the same in both builds).
     let libs = "--workspace --lib --exclude hq-benches --exclude hq-bench-format \
                 --exclude hq-bench-stats --exclude xtask";
     let steps = vec![
         ("clippy", clippy(sh, WASM, libs)),
-        ("clippy +simd128", simd128(clippy(sh, WASM, libs), WASM)),
+        (
+            "clippy +simd128",
+            simd128(clippy(sh, WASM, SIMD128_CODE), WASM),
+        ),
     ];
     target(sh, WASM, &[], steps)
 }
