@@ -145,29 +145,66 @@ pub fn seed_of(name: &str) -> u64 {
 /// values, each the estimate of a resample that draws the processes with
 /// replacement, then within each drawn process its rounds with
 /// replacement. Sorted.
+///
+/// A resample of a process's rounds is kept as how often each round was
+/// drawn: its median is then read off the counts in the rounds' sorted
+/// order (found once per process), where selecting it from the drawn values
+/// was nine tenths of a report's time. The same draws, so the same medians.
 fn distribution(processes: &[Vec<f64>], rng: &mut Xoshiro256PlusPlus) -> Vec<f64> {
-    let processes: Vec<&[f64]> = processes
+    // Each process's rounds, and their indices in ascending order of value.
+    let processes: Vec<(&[f64], Vec<usize>)> = processes
         .iter()
         .filter(|p| !p.is_empty())
-        .map(Vec::as_slice)
+        .map(|p| {
+            let mut order: Vec<usize> = (0..p.len()).collect();
+            order.sort_by(|&a, &b| p[a].total_cmp(&p[b]));
+            (p.as_slice(), order)
+        })
         .collect();
     if processes.is_empty() {
         return Vec::new();
     }
-    let (mut rounds, mut medians) = (Vec::new(), vec![0.0; processes.len()]);
+    let longest = processes.iter().map(|(p, _)| p.len()).max().unwrap_or(0);
+    let (mut counts, mut medians) = (vec![0u32; longest], vec![0.0; processes.len()]);
     let mut out: Vec<f64> = (0..RESAMPLES)
         .map(|_| {
             for m in medians.iter_mut() {
-                let p = processes[rng.random_range(0..processes.len())];
-                rounds.clear();
-                rounds.extend((0..p.len()).map(|_| p[rng.random_range(0..p.len())]));
-                *m = median(&mut rounds);
+                let (p, order) = &processes[rng.random_range(0..processes.len())];
+                let counts = &mut counts[..p.len()];
+                counts.fill(0);
+                for _ in 0..p.len() {
+                    counts[rng.random_range(0..p.len())] += 1;
+                }
+                *m = median_of_counts(p, order, counts);
             }
             median(&mut medians)
         })
         .collect();
     out.sort_by(f64::total_cmp);
     out
+}
+
+/// The median of the multiset that holds `values[i]` `counts[i]` times (the
+/// counts summing to the length of `values`; `order`, the indices of
+/// `values` in ascending order), as [`median`] computes it.
+fn median_of_counts(values: &[f64], order: &[usize], counts: &[u32]) -> f64 {
+    let n = values.len();
+    // The value of rank `k` (0-based) in the multiset.
+    let rank = |k: usize| {
+        let mut seen = 0;
+        for &i in order {
+            seen += counts[i] as usize;
+            if seen > k {
+                return values[i];
+            }
+        }
+        f64::NAN
+    };
+    let upper = rank(n / 2);
+    if n % 2 == 1 {
+        return upper;
+    }
+    (rank(n / 2 - 1) + upper) / 2.0
 }
 
 /// The [`LEVEL`] percentile interval of `distribution` around `estimate`.
@@ -366,6 +403,29 @@ mod tests {
         let samples = vec![vec![1.0, 9.0, 2.0], vec![], vec![5.0], vec![7.0, 8.0]];
         // Process medians 2, 5 and 7.5.
         assert_eq!(estimate(&samples), 5.0);
+    }
+
+    /// The median read off a resample's counts is the median of the
+    /// resample's values, for odd and even lengths and repeated values.
+    #[test]
+    fn median_of_counts_is_the_resamples_median() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        for n in 1..40 {
+            let values: Vec<f64> = (0..n).map(|_| rng.random_range(0..8) as f64).collect();
+            let mut order: Vec<usize> = (0..n).collect();
+            order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
+            for _ in 0..50 {
+                let mut counts = vec![0u32; n];
+                let mut drawn = Vec::new();
+                for _ in 0..n {
+                    let i = rng.random_range(0..n);
+                    counts[i] += 1;
+                    drawn.push(values[i]);
+                }
+                let got = median_of_counts(&values, &order, &counts);
+                assert_eq!(got, median(&mut drawn));
+            }
+        }
     }
 
     /// Six processes of five rounds, each process around its own level:
