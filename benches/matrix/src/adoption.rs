@@ -5,9 +5,12 @@
 //! `.cargo/config.toml` nor its profiles apply), from an empty target
 //! directory, `cargo build --release` and `cargo build`, one after another;
 //! then its release binary stripped. Writes `adoption.md` beside the run's
-//! `results.json`. Build times are wall-clock seconds of one build each: a
-//! figure of this machine's load as much as of the crate, so every run puts
-//! the three side by side and the ratios are what to read.
+//! `results.json`. Build times are wall-clock seconds: a figure of this
+//! machine's load as much as of the crate (one build of the hq program took
+//! 31.9 s and then 25.3 s on the same Intel Xeon 6/0xa7), so the three
+//! programs build in [`ROUNDS`] rounds, taking turns, and the report gives
+//! each build's median and the ratio of each round, paired: what slowed a
+//! round slowed its three programs alike.
 
 use anyhow::{Context as _, ensure};
 use hq_bench_format::Cpu;
@@ -21,6 +24,9 @@ pub struct Args {
     #[arg(long)]
     out: Option<PathBuf>,
 }
+
+/// Rounds of the six builds (each program's release and debug build).
+pub const ROUNDS: usize = 3;
 
 /// A user program: the crate it shows, its dependency line and its source.
 struct Program {
@@ -118,11 +124,11 @@ fn programs(root: &Path) -> Vec<Program> {
     ]
 }
 
-/// One program's figures.
+/// One program's figures: its build times per round.
 struct Cost {
     name: &'static str,
-    release_s: f64,
-    debug_s: f64,
+    release_s: Vec<f64>,
+    debug_s: Vec<f64>,
     stripped_bytes: u64,
 }
 
@@ -177,18 +183,21 @@ fn timed_build(dir: &Path, args: &[&str]) -> anyhow::Result<f64> {
     Ok(seconds)
 }
 
-/// Builds `program` in `dir`: release, its stripped size, then debug.
-fn measure(root: &Path, dir: &Path, program: &Program) -> anyhow::Result<Cost> {
+/// Writes `program`'s project in `dir` and fetches its crates (a no-op
+/// where they are cached), so that the timed builds only compile.
+fn prepare(root: &Path, dir: &Path, program: &Program) -> anyhow::Result<()> {
     write_project(root, dir, program)?;
-    // Fetch first (a no-op where the crates are cached), so that the timed
-    // builds only compile.
     let fetch = std::process::Command::new(crate::CARGO)
         .arg("fetch")
         .arg("--quiet")
         .current_dir(dir)
         .status()?;
     ensure!(fetch.success(), "cargo fetch failed in {}", dir.display());
-    let release_s = timed_build(dir, &["--release"])?;
+    Ok(())
+}
+
+/// The stripped size of `program`'s release binary, built in `dir`.
+fn stripped_size(dir: &Path, program: &Program) -> anyhow::Result<u64> {
     let binary = dir.join(format!("target/release/adoption-{}", program.name));
     let stripped = dir.join("stripped");
     std::fs::copy(&binary, &stripped)?;
@@ -197,41 +206,61 @@ fn measure(root: &Path, dir: &Path, program: &Program) -> anyhow::Result<Cost> {
         strip.is_ok_and(|s| s.success()),
         "`strip` failed or is missing (binutils): the stripped size needs it"
     );
-    let stripped_bytes = std::fs::metadata(&stripped)?.len();
-    let debug_s = timed_build(dir, &[])?;
-    Ok(Cost {
-        name: program.name,
-        release_s,
-        debug_s,
-        stripped_bytes,
-    })
+    Ok(std::fs::metadata(&stripped)?.len())
 }
 
-/// The Markdown report: a row per crate, and hq-attacks ÷ the slower peer.
+/// The median of `v` (not empty).
+fn median(v: &[f64]) -> f64 {
+    let mut v = v.to_vec();
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    (v[(n - 1) / 2] + v[n / 2]) / 2.0
+}
+
+/// `hq`'s time ÷ the slower peer's, per round: their median, lowest and
+/// highest, as `1.46× (1.40–1.90)`.
+fn paired_ratio(hq: &[f64], peers: &[&[f64]]) -> String {
+    let ratios: Vec<f64> = (0..hq.len())
+        .map(|r| hq[r] / peers.iter().map(|p| p[r]).fold(0.0, f64::max))
+        .collect();
+    let (low, high) = ratios
+        .iter()
+        .fold((f64::INFINITY, 0.0f64), |(l, h), &x| (l.min(x), h.max(x)));
+    format!("{:.2}× ({low:.2}–{high:.2})", median(&ratios))
+}
+
+/// The Markdown report: a row per crate (medians over the rounds), and
+/// hq-attacks ÷ the slower peer, per round.
 fn report(cpu: &str, commit: &str, costs: &[Cost]) -> String {
+    let rounds = costs.first().map_or(0, |c| c.release_s.len());
     let mut md = format!(
         "# What a user program costs to build\n\n{cpu}, commit `{commit}`: the README's quick \
          start and 100 million queen lookups, each crate's program built as its own project \
-         from an empty target directory, one build each, one after another \
-         (`cargo xtask bench-matrix adoption`).\n\n\
+         from an empty target directory, {rounds} rounds of the three programs' builds in turn \
+         (`cargo xtask bench-matrix adoption`). Times: medians of the rounds.\n\n\
          | crate | `cargo build --release` s | `cargo build` s | stripped binary bytes |\n\
          |---|---:|---:|---:|\n"
     );
     for c in costs {
         md += &format!(
             "| {} | {:.1} | {:.1} | {} |\n",
-            c.name, c.release_s, c.debug_s, c.stripped_bytes
+            c.name,
+            median(&c.release_s),
+            median(&c.debug_s),
+            c.stripped_bytes
         );
     }
     if let [hq, peers @ ..] = costs {
-        let slower = |f: fn(&Cost) -> f64| peers.iter().map(f).fold(0.0, f64::max);
-        let release = hq.release_s / slower(|c| c.release_s);
-        let debug = hq.debug_s / slower(|c| c.debug_s);
-        let size = hq.stripped_bytes as f64 / slower(|c| c.stripped_bytes as f64);
+        let of =
+            |f: fn(&Cost) -> &[f64]| paired_ratio(f(hq), &peers.iter().map(f).collect::<Vec<_>>());
+        let size = peers.iter().map(|c| c.stripped_bytes).max().unwrap_or(1);
+        let size = hq.stripped_bytes as f64 / size as f64;
         md += &format!(
-            "\n{} ÷ the slower (larger) peer: release build {release:.2}×, debug build \
-             {debug:.2}×, stripped binary {size:.2}×.\n",
-            hq.name
+            "\n{} ÷ the slower (larger) peer, per round (median, lowest–highest): release build \
+             {}, debug build {}; stripped binary {size:.2}×.\n",
+            hq.name,
+            of(|c| &c.release_s),
+            of(|c| &c.debug_s),
         );
     }
     md
@@ -254,19 +283,35 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 pub fn write(out: &Path, cpu: &Cpu, commit: &str) -> anyhow::Result<()> {
     let root = crate::workspace_root();
     let scratch = std::env::temp_dir().join(format!("hq-adoption-{}", std::process::id()));
+    let programs = programs(&root);
     let mut costs = Vec::new();
-    for program in programs(&root) {
-        let dir = scratch.join(program.name);
-        println!(
-            "==> adoption: {} (release, then debug, from an empty target)",
-            program.name
-        );
-        let cost = measure(&root, &dir, &program)?;
-        println!(
-            "ok: {}: release {:.1} s, debug {:.1} s, stripped {} bytes",
-            cost.name, cost.release_s, cost.debug_s, cost.stripped_bytes
-        );
-        costs.push(cost);
+    for program in &programs {
+        prepare(&root, &scratch.join(program.name), program)?;
+        costs.push(Cost {
+            name: program.name,
+            release_s: Vec::new(),
+            debug_s: Vec::new(),
+            stripped_bytes: 0,
+        });
+    }
+    for round in 1..=ROUNDS {
+        for (program, cost) in programs.iter().zip(&mut costs) {
+            let dir = scratch.join(program.name);
+            println!(
+                "==> adoption round {round}/{ROUNDS}: {} (release, then debug, from an empty target)",
+                program.name
+            );
+            cost.release_s.push(timed_build(&dir, &["--release"])?);
+            cost.stripped_bytes = stripped_size(&dir, program)?;
+            cost.debug_s.push(timed_build(&dir, &[])?);
+            println!(
+                "ok: {}: release {:.1} s, debug {:.1} s, stripped {} bytes",
+                cost.name,
+                cost.release_s[round - 1],
+                cost.debug_s[round - 1],
+                cost.stripped_bytes
+            );
+        }
     }
     let _ = std::fs::remove_dir_all(&scratch);
     let name = format!("{} (`{}`)", cpu.model_name, cpu.id);
@@ -299,25 +344,30 @@ mod tests {
     }
 
     #[test]
-    fn the_report_divides_by_the_slower_peer() {
-        let cost = |name, release_s, debug_s, stripped_bytes| Cost {
+    fn the_report_divides_by_the_slower_peer_per_round() {
+        let cost = |name, release_s: [f64; 3], debug_s: [f64; 3], stripped_bytes| Cost {
             name,
-            release_s,
-            debug_s,
+            release_s: release_s.to_vec(),
+            debug_s: debug_s.to_vec(),
             stripped_bytes,
         };
         let md = report(
             "cpu",
             "abc",
             &[
-                cost("hq-attacks", 9.0, 4.0, 1_500_000),
-                cost("cozy-chess", 5.0, 2.0, 1_000_000),
-                cost("shakmaty", 6.0, 8.0, 1_200_000),
+                cost("hq-attacks", [9.0, 18.0, 12.0], [4.0, 4.0, 4.0], 1_500_000),
+                cost("cozy-chess", [5.0, 10.0, 6.0], [2.0, 2.0, 2.0], 1_000_000),
+                // The slower peer in release: 6, 12, 8 (ratios 1.5, 1.5, 1.5).
+                cost("shakmaty", [6.0, 12.0, 8.0], [8.0, 8.0, 16.0], 1_200_000),
             ],
         );
+        // Paired per round, the release ratio is steady where the medians'
+        // (12 ÷ 8) agree; the debug ratios 0.5, 0.5, 0.25.
         assert!(
-            md.contains("release build 1.50×, debug build 0.50×, stripped binary 1.25×"),
+            md.contains("release build 1.50× (1.50–1.50), debug build 0.50× (0.25–0.50); stripped binary 1.25×"),
             "{md}"
         );
+        assert!(md.contains("| hq-attacks | 12.0 | 4.0 | 1500000 |"), "{md}");
+        assert!(md.contains("3 rounds"), "{md}");
     }
 }

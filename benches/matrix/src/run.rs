@@ -935,8 +935,8 @@ pub fn run(opts: &Args) -> anyhow::Result<()> {
     results.total_seconds = started.elapsed().as_secs_f64();
     write_outputs(&results, &out)?;
     clock.done("statistics and reports", since);
-    // What a user program costs to build, beside the peers: six builds from
-    // empty target directories, so not in the quick run (its unit tests
+    // What a user program costs to build, beside the peers: rounds of six
+    // builds from empty target directories, so not in the quick run (its unit tests
     // check the programs and the report).
     if !opts.quick && opts.only.is_empty() {
         let since = Instant::now();
