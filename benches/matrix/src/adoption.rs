@@ -209,12 +209,9 @@ fn stripped_size(dir: &Path, program: &Program) -> anyhow::Result<u64> {
     Ok(std::fs::metadata(&stripped)?.len())
 }
 
-/// The median of `v` (not empty).
+/// The median of the rounds' figures `v`.
 fn median(v: &[f64]) -> f64 {
-    let mut v = v.to_vec();
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    (v[(n - 1) / 2] + v[n / 2]) / 2.0
+    hq_bench_stats::median(&mut v.to_vec())
 }
 
 /// `hq`'s time ÷ the slower peer's, per round: their median, lowest and
