@@ -3,13 +3,13 @@
 //! * [`Feature`]: an instruction-set extension a backend can need.
 //! * [`Level`]: the instruction set a backend is compiled for, a fixed
 //!   bundle of features (the x86-64 micro-architecture levels, NEON, wasm
-//!   `simd128`), each defined once by its `multiversion` target string
-//!   (`each_level!`). A token's [`SliderAttacks::LEVEL`](crate::SliderAttacks::LEVEL)
+//!   `simd128`), each defined once by its list of `#[target_feature]`
+//!   names (`each_level!`). A token's [`SliderAttacks::LEVEL`](crate::SliderAttacks::LEVEL)
 //!   is its level; the token exists only where the whole level is present.
 //! * [`run_for`]: runs a closure compiled for the level jobs of a backend
 //!   run at (the pattern of `pulp`'s `WithSimd`).
 //! * `at_level!`: compiles the backends' hand-written SIMD for a level
-//!   (`#[multiversion::target]` with the level's target string).
+//!   (`#[target_feature(enable = ...)]` with the level's features).
 //! * [`MissingFeatures`]: the one error for "this CPU cannot run that".
 //!
 //! Detection is run-time (`std::is_x86_feature_detected!`, which caches)
@@ -116,27 +116,23 @@ impl FeatureSet {
         FeatureSet(bits)
     }
 
-    /// The features of a `multiversion` target string, those after the
-    /// architecture: `x86_64+avx2+bmi2` gives AVX2 and BMI2.
+    /// The features of a `#[target_feature(enable = ...)]` list:
+    /// `"avx2,bmi2"` gives AVX2 and BMI2.
     ///
     /// # Panics
     ///
     /// On a feature [`Feature`] does not list (at compile time in a `const`).
-    pub const fn of_target(target: &str) -> FeatureSet {
-        let bytes = target.as_bytes();
+    pub const fn of_enabled(list: &str) -> FeatureSet {
+        let bytes = list.as_bytes();
         let (mut bits, mut start) = (0, 0);
-        while start < bytes.len() && bytes[start] != b'+' {
-            start += 1;
-        }
         while start < bytes.len() {
-            start += 1;
             let mut end = start;
-            while end < bytes.len() && bytes[end] != b'+' {
+            while end < bytes.len() && bytes[end] != b',' {
                 end += 1;
             }
             let name = bytes.split_at(end).0.split_at(start).1;
             bits |= 1 << named(name) as u32;
-            start = end;
+            start = end + 1;
         }
         FeatureSet(bits)
     }
@@ -192,7 +188,7 @@ const fn named(name: &[u8]) -> Feature {
         }
         i += 1;
     }
-    panic!("a level's target string names a feature `Feature` does not list")
+    panic!("a level's feature list names a feature `Feature` does not list")
 }
 
 impl fmt::Debug for FeatureSet {
@@ -214,36 +210,38 @@ impl fmt::Display for FeatureSet {
     }
 }
 
-/// The levels, one line each: variant, name, architecture and
-/// `multiversion` target string (the architecture, then the features).
-/// Everything about a level comes from its line: its [`FeatureSet`], its
-/// `at_level!` arm, and the function [`run_for`] runs its jobs in. A new
-/// level is a line here (`tests::each_level_is_one_line` checks the rest).
+/// The levels, one line each: variant, name, architecture and the
+/// features its code is compiled with (a `#[target_feature(enable = ...)]`
+/// list). Everything about a level comes from its line: its
+/// [`FeatureSet`], its `at_level!` arm, and the function [`run_for`] runs
+/// its jobs in. A new level is a line here (`tests::each_level_is_one_line`
+/// checks the rest).
 ///
-/// `X86V4` is the psABI's v4 plus the AVX-512 extensions of Ice Lake:
-/// `multiversion` enables those with any AVX-512 feature, so the level lists
-/// them, and detection checks every feature its code is compiled with:
-/// every CPU with AVX-512 and GFNI has them (Ice Lake and later, Zen 4).
+/// `X86V4` is the psABI's v4 plus the AVX-512 extensions of Ice Lake, the
+/// set `multiversion` enables with any AVX-512 feature (this crate used it
+/// until its proc macro was measured to be half of a user's build: see the
+/// README's "Dependencies"). Detection checks every feature the code is
+/// compiled with: every CPU with AVX-512 and GFNI has them (Ice Lake and
+/// later, Zen 4).
 macro_rules! each_level {
     ($d:tt $callback:path) => {
         $callback! { $d
             /// x86-64-v2: SSE3, SSSE3, SSE4.1, SSE4.2, POPCNT.
-            X86V2 = "x86-64-v2", "x86_64", "x86_64+sse3+ssse3+sse4.1+sse4.2+popcnt";
+            X86V2 = "x86-64-v2", "x86_64", "sse3,ssse3,sse4.1,sse4.2,popcnt";
             /// x86-64-v3: v2 plus AVX, AVX2, BMI1, BMI2, LZCNT, FMA, MOVBE, F16C.
-            X86V3 = "x86-64-v3", "x86_64", "x86_64+sse3+ssse3+sse4.1+sse4.2+popcnt+avx+avx2+bmi1\
-+bmi2+lzcnt+fma+movbe+f16c";
+            X86V3 = "x86-64-v3", "x86_64", "sse3,ssse3,sse4.1,sse4.2,popcnt,avx,avx2,bmi1,bmi2,\
+lzcnt,fma,movbe,f16c";
             /// x86-64-v4 (AVX-512 F/BW/CD/DQ/VL) plus Ice Lake's AVX-512
             /// extensions: VBMI, VBMI2, BITALG, IFMA, VNNI, VPOPCNTDQ, GFNI,
             /// VAES, VPCLMULQDQ.
-            X86V4 = "x86-64-v4+gfni", "x86_64", "x86_64+sse3+ssse3+sse4.1+sse4.2+popcnt+avx+avx2\
-+bmi1+bmi2+lzcnt+fma+movbe+f16c+avx512f+avx512bw+avx512cd+avx512dq+avx512vl\
-+avx512vbmi+avx512vbmi2+avx512bitalg+avx512ifma+avx512vnni+avx512vpopcntdq+gfni\
-+vaes+vpclmulqdq";
+            X86V4 = "x86-64-v4+gfni", "x86_64", "sse3,ssse3,sse4.1,sse4.2,popcnt,avx,avx2,\
+bmi1,bmi2,lzcnt,fma,movbe,f16c,avx512f,avx512bw,avx512cd,avx512dq,avx512vl,avx512vbmi,\
+avx512vbmi2,avx512bitalg,avx512ifma,avx512vnni,avx512vpopcntdq,gfni,vaes,vpclmulqdq";
             /// AArch64 Advanced SIMD (NEON).
-            Neon = "neon", "aarch64", "aarch64+neon";
+            Neon = "neon", "aarch64", "neon";
             /// WebAssembly 128-bit SIMD (enabled at compile time only: wasm
             /// has no run-time detection).
-            Simd128 = "simd128", "wasm32", "wasm32+simd128";
+            Simd128 = "simd128", "wasm32", "simd128";
         }
     };
 }
@@ -251,7 +249,7 @@ macro_rules! each_level {
 /// `Level`, its methods, `at_level!` and the functions that run code at
 /// each level, from [`each_level!`]'s lines.
 macro_rules! define_levels {
-    ($d:tt $($(#[$doc:meta])* $level:ident = $name:literal, $arch:literal, $target:literal;)*) => {
+    ($d:tt $($(#[$doc:meta])* $level:ident = $name:literal, $arch:literal, $enabled:literal;)*) => {
         /// The instruction set a backend is compiled for: a fixed bundle of
         /// features. Backends declare one ([`SliderAttacks::LEVEL`](crate::SliderAttacks::LEVEL));
         /// a token exists only where every feature of its level is present,
@@ -278,22 +276,24 @@ macro_rules! define_levels {
                 match self { Level::Baseline => None, $(Level::$level => Some($arch),)* }
             }
 
-            /// The level's `multiversion` target string (`None` for [`Level::Baseline`]).
-            pub const fn target(self) -> Option<&'static str> {
-                match self { Level::Baseline => None, $(Level::$level => Some($target),)* }
+            /// The features the level's code is compiled with, as
+            /// `#[target_feature(enable = ...)]` takes them (`None` for
+            /// [`Level::Baseline`]).
+            pub const fn enabled(self) -> Option<&'static str> {
+                match self { Level::Baseline => None, $(Level::$level => Some($enabled),)* }
             }
 
             /// The features of the level.
             pub const fn features(self) -> FeatureSet {
                 match self {
                     Level::Baseline => FeatureSet::EMPTY,
-                    $(Level::$level => const { FeatureSet::of_target($target) },)*
+                    $(Level::$level => const { FeatureSet::of_enabled($enabled) },)*
                 }
             }
         }
 
         /// Compiles items for a [`Level`](crate::cpu::Level): each gets
-        /// `#[multiversion::target]` with the level's target string, so it
+        /// `#[cfg(target_arch)]` and `#[target_feature]` of the level, so it
         /// exists only on the level's architecture and may use every
         /// feature of the level. Call such a function only where the CPU
         /// has the level (a token of the level proves it).
@@ -309,7 +309,7 @@ macro_rules! define_levels {
         #[macro_export]
         macro_rules! at_level {
             $(($level; $d($d item:item)*) => {
-                $d(#[$d crate::__multiversion::target($target)] $d item)*
+                $d(#[cfg(target_arch = $arch)] #[target_feature(enable = $enabled)] $d item)*
             };)*
         }
 
@@ -318,7 +318,8 @@ macro_rules! define_levels {
         mod at {
             $(
                 /// Runs `f` inlined into a function compiled for the level.
-                #[multiversion::target($target)]
+                #[cfg(target_arch = $arch)]
+                #[target_feature(enable = $enabled)]
                 pub(super) fn $level<R>(f: impl FnOnce() -> R) -> R {
                     f()
                 }
@@ -425,7 +426,7 @@ impl fmt::Display for Level {
 }
 
 /// Runs `f` compiled for the level jobs of a backend of `level` run at
-/// ([`Level::for_jobs`]): inside the `#[multiversion::target]` function of
+/// ([`Level::for_jobs`]): inside the `#[target_feature]` function of
 /// that level, into which `f` is inlined (mark the closure
 /// `#[inline(always)]`: LLVM does not inline a big closure on its own, and
 /// then nothing in it is compiled for the level).
@@ -611,18 +612,17 @@ mod tests {
         assert_eq!(Level::for_jobs(Level::X86V4), Level::X86V4);
     }
 
-    /// A level is one line of `each_level!`: its target string names its
-    /// architecture and exactly its features, and code runs at it.
+    /// A level is one line of `each_level!`: its feature list names
+    /// exactly its features, and code runs at it.
     #[test]
     fn each_level_is_one_line() {
         for &level in &Level::ALL[1..] {
-            let target = level.target().expect("a level beyond baseline");
-            let mut parts = target.split('+');
-            assert_eq!(parts.next(), level.arch(), "{level}: {target}");
-            let names: std::vec::Vec<&str> = parts.collect();
+            let enabled = level.enabled().expect("a level beyond baseline");
+            let names: std::vec::Vec<&str> = enabled.split(',').collect();
             let listed: std::vec::Vec<&str> = level.features().iter().map(Feature::name).collect();
-            assert_eq!(names.len(), listed.len(), "{level}: {target}");
+            assert_eq!(names.len(), listed.len(), "{level}: {enabled}");
             assert!(names.iter().all(|n| listed.contains(n)), "{level}");
+            assert!(level.arch().is_some(), "{level}");
             if level.is_detected() {
                 // SAFETY: just detected.
                 assert_eq!(unsafe { run_for(level, || 41 + 1) }, 42);
@@ -635,7 +635,7 @@ mod tests {
         }
         let v4 = Level::X86V4.features();
         assert!(v4.contains(Feature::Avx512vbmi) && v4.contains(Feature::Gfni));
-        assert_eq!(Level::Baseline.target(), None);
+        assert_eq!(Level::Baseline.enabled(), None);
     }
 
     #[test]

@@ -44,10 +44,10 @@ macro_rules! entries_here {
 }
 
 /// The generic entry points, once per level: each is `#[target_feature]`
-/// of its level (`#[multiversion::target]` with the level's string) with
+/// of its level, on its level's architecture only, with
 /// the token's method inlined.
 macro_rules! define_entries {
-    ($d:tt $($(#[$doc:meta])* $level:ident = $name:literal, $arch:literal, $target:literal;)*) => {
+    ($d:tt $($(#[$doc:meta])* $level:ident = $name:literal, $arch:literal, $enabled:literal;)*) => {
         #[allow(non_snake_case)]
         mod at {
             $(
@@ -56,25 +56,25 @@ macro_rules! define_entries {
                     use crate::{Bitboard, Line, Slider, SliderAttacks, Square};
                     use super::super::Entries;
 
-                    #[multiversion::target($target)]
+                    #[target_feature(enable = $enabled)]
                     pub(crate) fn single<B: SliderAttacks, const S: usize>(sq: Square, o: Bitboard) -> Bitboard {
                         // SAFETY: called only where the CPU has the level (`Entries`).
                         Slider::ALL[S].single(unsafe { B::new_unchecked() }, sq, o)
                     }
 
-                    #[multiversion::target($target)]
+                    #[target_feature(enable = $enabled)]
                     pub(crate) fn line<B: SliderAttacks>(line: Line, sq: Square, o: Bitboard) -> Bitboard {
                         // SAFETY: as above.
                         unsafe { B::new_unchecked() }.line_attacks(line, sq, o)
                     }
 
-                    #[multiversion::target($target)]
+                    #[target_feature(enable = $enabled)]
                     pub(crate) fn batch<B: SliderAttacks, const S: usize>(s: &[Square], o: Bitboard, out: &mut [Bitboard]) {
                         // SAFETY: as above.
                         Slider::ALL[S].batch(unsafe { B::new_unchecked() }, s, o, out)
                     }
 
-                    #[multiversion::target($target)]
+                    #[target_feature(enable = $enabled)]
                     pub(crate) fn setwise<B: SliderAttacks, const S: usize>(set: Bitboard, o: Bitboard) -> Bitboard {
                         // SAFETY: as above.
                         Slider::ALL[S].setwise(unsafe { B::new_unchecked() }, set, o)

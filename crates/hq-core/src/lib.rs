@@ -58,10 +58,6 @@ pub use random::SplitMix64;
 pub use slider::Slider;
 pub use square::{ParseSquareError, Square};
 
-/// For `at_level!`: the attribute it puts on each item.
-#[doc(hidden)]
-pub use multiversion as __multiversion;
-
 /// Whether two byte strings are equal, in `const` contexts.
 #[doc(hidden)]
 pub const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {

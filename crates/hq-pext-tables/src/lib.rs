@@ -4,9 +4,9 @@
 //! order of their PEXT index.
 //!
 //! A crate of their own, with no dependency: their `const` evaluation (about
-//! 3 s of a debug build) then runs beside the proc-macro crates the kernels
-//! wait for (`syn`, for `multiversion`), not after them on the build's
-//! critical path. `hq-pext` is the API; use it, not this crate.
+//! 4 s of a build) then runs beside `hq-attacks-core` and the other
+//! backends' crates, not after them on the build's critical path. `hq-pext`
+//! is the API; use it, not this crate.
 //!
 //! Enumerating the subsets of a mask with the carry-rippler
 //! `s = (s - mask) & mask` visits them in exactly the order of their PEXT
