@@ -65,7 +65,7 @@ struct Step {
 
 /// The steps, longest first where they can overlap: the scheduler starts
 /// the first whose build directories are free.
-const STEPS: [Step; 16] = [
+const STEPS: [Step; 17] = [
     Step {
         name: "workspace tests",
         runs: Runs::Always,
@@ -77,6 +77,12 @@ const STEPS: [Step; 16] = [
         runs: Runs::Cross,
         builds_in: &["cross"],
         check: || cross::run(&cross::Args { only: None }),
+    },
+    Step {
+        name: "emulated CPU without AVX-512",
+        runs: Runs::Emu,
+        builds_in: &["debug"],
+        check: emu::on_cpu_without_avx512,
     },
     Step {
         name: "each forced build",
@@ -103,10 +109,10 @@ const STEPS: [Step; 16] = [
         check: bench_matrix_quick,
     },
     Step {
-        name: "emulated suites",
+        name: "emulated AVX-512 CPU",
         runs: Runs::Emu,
         builds_in: &["emu"],
-        check: emulated_suites,
+        check: emulated_avx512_cpu,
     },
     Step {
         name: "ThreadSanitizer",
@@ -382,9 +388,13 @@ fn show(path: &Path) -> String {
 /// oracle by every bench run (the quick one below), and its test build, the
 /// bench loops of every row, was a fifth of this step's build.
 fn workspace_tests() -> anyhow::Result<()> {
-    let test = "test --workspace --exclude hq-benches -- --nocapture";
-    Ok(cargo(&crate::sh()?, test).run()?)
+    let test = format!("{WORKSPACE_TESTS} -- --nocapture");
+    Ok(cargo(&crate::sh()?, &test).run()?)
 }
+
+/// The workspace tests' `cargo` arguments: also what the emulated CPU
+/// without AVX-512 runs ([`emu::on_cpu_without_avx512`]), built once.
+pub const WORKSPACE_TESTS: &str = "test --workspace --exclude hq-benches";
 
 /// The facade's tests in the build of each backend this CPU runs forced
 /// alone: among them, that the plan it selects is accepted again.
@@ -531,15 +541,13 @@ fn wasm_module_size() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Where AVX-512 runs natively the workspace tests ran the full suite on it:
-/// the emulated CPUs then add the CPUs without it (the fallbacks), at the
-/// quick depth, whose per-line part stays exhaustive.
-fn emulated_suites() -> anyhow::Result<()> {
-    let native = hq::cpu::Level::X86V4.is_detected();
-    emu::run(&emu::Args {
-        quick: native,
+/// The emulated AVX-512 CPU's full suites, optimised; left out where
+/// AVX-512 runs natively (the workspace tests ran that code here).
+fn emulated_avx512_cpu() -> anyhow::Result<()> {
+    emu::on_avx512_cpu(&emu::Args {
+        quick: false,
         timeout: 900,
-        skip_native: native,
+        skip_native: true,
     })
 }
 

@@ -656,19 +656,14 @@ macro_rules! full_suite_tests {
 
 /// The features of `level` as the Linux kernel names them, if
 /// `/proc/cpuinfo` lists all of them: a second opinion on the CPU, apart
-/// from the detection a token trusts. `None` where the file is unreadable
-/// (other systems, Miri), off x86-64, or when a feature is missing.
+/// from the detection a token trusts. `None` where the file does not
+/// describe this CPU ([`kernel_flags`]), off x86-64, or when a feature is
+/// missing.
 fn kernel_lists_level(level: hq_core::cpu::Level) -> Option<String> {
-    if !cfg!(target_arch = "x86_64") || level.arch() != Some("x86_64") || cfg!(miri) {
+    if level.arch() != Some("x86_64") {
         return None;
     }
-    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").ok()?;
-    let flags: Vec<&str> = cpuinfo
-        .lines()
-        .find_map(|l| l.strip_prefix("flags").and_then(|l| l.split_once(':')))?
-        .1
-        .split_whitespace()
-        .collect();
+    let flags = kernel_flags()?;
     let names: Vec<&str> = level
         .features()
         .iter()
@@ -676,8 +671,36 @@ fn kernel_lists_level(level: hq_core::cpu::Level) -> Option<String> {
         .collect();
     names
         .iter()
-        .all(|n| flags.contains(n))
+        .all(|n| flags.iter().any(|f| f == n))
         .then(|| names.join(" "))
+}
+
+/// The flags `/proc/cpuinfo` lists, where it describes the CPU this code
+/// runs on: x86-64, not under Miri, and its model name is the brand string
+/// CPUID gives here. A user-mode emulator (`qemu-x86_64 -cpu Haswell`, the
+/// fallback runs of `cargo xtask emu-test`) gives its model's CPUID but the
+/// host's `/proc/cpuinfo`, which then has no say.
+fn kernel_flags() -> Option<Vec<String>> {
+    if !cfg!(target_arch = "x86_64") || cfg!(miri) {
+        return None;
+    }
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+    let field = |name: &str| {
+        cpuinfo.lines().find_map(|l| {
+            let (key, value) = l.split_once(':')?;
+            (key.trim() == name).then(|| value.trim())
+        })
+    };
+    let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if words(field("model name")?) != words(&hq_core::identity::brand_string()?) {
+        return None;
+    }
+    Some(
+        field("flags")?
+            .split_whitespace()
+            .map(String::from)
+            .collect(),
+    )
 }
 
 /// The `/proc/cpuinfo` flag of an x86-64 feature named as `#[target_feature]` names it.

@@ -236,6 +236,11 @@ fn a_sampled_piece_check_takes_every_stride_th_case() {
 #[test]
 fn the_kernel_lists_every_level_this_cpu_detects() {
     use hq_core::cpu::Level;
+    if cfg!(target_arch = "x86_64") && !cfg!(miri) && kernel_flags().is_none() {
+        println!(
+            "hq-testkit: SKIPPED the kernel's second opinion: /proc/cpuinfo describes another CPU (an emulator's host) or is unreadable"
+        );
+    }
     for level in [Level::X86V2, Level::X86V3, Level::X86V4] {
         let listed = kernel_lists_level(level);
         println!(
@@ -243,10 +248,7 @@ fn the_kernel_lists_every_level_this_cpu_detects() {
             level.is_detected()
         );
         // The kernel's flags and the detection agree wherever both answer.
-        if std::fs::read_to_string("/proc/cpuinfo").is_ok()
-            && cfg!(target_arch = "x86_64")
-            && !cfg!(miri)
-        {
+        if kernel_flags().is_some() {
             assert_eq!(level.is_detected(), listed.is_some(), "{level}");
         }
     }
