@@ -66,7 +66,8 @@ const RUNS: [&str; 11] = [
 /// The CPU with AVX-512 (Bochs), where no test may report SKIPPED; on the
 /// other one (qemu-user) the AVX-512 suites must.
 const AVX512_CPU: &str = "tigerlake";
-/// `qemu-x86_64`'s model of the CPU without AVX-512.
+const NO_AVX512_CPU: &str = "haswell";
+/// `qemu-x86_64`'s model of [`NO_AVX512_CPU`].
 const QEMU_CPU: &str = "Haswell";
 const HQ_INFO: &str = "hq-info/hq-info";
 
@@ -218,11 +219,7 @@ pub fn on_avx512_cpu(args: &Args) -> Result<()> {
 /// after them, nothing compiles); SKIPPED without `qemu-x86_64` or off
 /// x86-64.
 pub fn on_cpu_without_avx512() -> Result<()> {
-    let sh = crate::sh()?;
-    let cpu = runs_on("haswell")[0]
-        .split_whitespace()
-        .next()
-        .unwrap_or("");
+    let (sh, cpu) = (crate::sh()?, NO_AVX512_CPU);
     if !cfg!(target_arch = "x86_64") {
         println!("emu-test: SKIPPED the {cpu} runs: qemu-x86_64 runs x86-64 binaries here only");
         return Ok(());
