@@ -240,7 +240,11 @@ pub fn on_cpu_without_avx512() -> Result<()> {
         "{} --no-run --message-format=json",
         crate::test::WORKSPACE_TESTS
     );
-    let executables = executables(crate::test::cargo(&sh, &build))?;
+    let metadata = MetadataCommand::new()
+        .current_dir(sh.current_dir())
+        .no_deps()
+        .exec()?;
+    let executables = executables(crate::test::cargo(&sh, &build), &metadata)?;
     let runner = format!("qemu-x86_64 -cpu {QEMU_CPU}");
     let launch = |_: &str, exe: &Utf8PathBuf, env: &[(&str, &str)]| {
         let mut cmd = Command::new("qemu-x86_64");
@@ -257,8 +261,7 @@ pub fn on_cpu_without_avx512() -> Result<()> {
 /// The `cargo test` selection that builds what `runs` run and no more: each
 /// run's package and test target; for a program, its package's integration
 /// tests, which make cargo build the program (`--bin` would build only its
-/// unit tests). All the packages' test binaries were built, 7 for the 3
-/// runs of an AVX-512 host.
+/// unit tests).
 fn selection(runs: &[&str], metadata: &Metadata) -> Result<Vec<String>> {
     let (mut packages, mut tests) = (BTreeSet::new(), BTreeSet::new());
     let is_test = |t: &&Target| t.kind.contains(&TargetKind::Test);
@@ -303,17 +306,13 @@ fn build_static(runs: &[&str], quick: bool) -> Result<BTreeMap<String, Utf8PathB
         .env("RUSTFLAGS", "-C target-feature=+crt-static")
         .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", opt_level)
         .env("CARGO_TARGET_DIR", root.join("target/emu"));
-    executables(cmd)
+    executables(cmd, &metadata)
 }
 
-/// Runs `cargo`, a `cargo test --no-run --message-format=json`, and returns
-/// the executables it built: `package/target` -> path.
-fn executables(cargo: xshell::Cmd) -> Result<BTreeMap<String, Utf8PathBuf>> {
-    let sh = crate::sh()?;
-    let metadata = MetadataCommand::new()
-        .current_dir(sh.current_dir())
-        .no_deps()
-        .exec()?;
+/// Runs `cargo`, a `cargo test --no-run --message-format=json` of the
+/// workspace `metadata` describes, and returns the executables it built:
+/// `package/target` -> path.
+fn executables(cargo: xshell::Cmd, metadata: &Metadata) -> Result<BTreeMap<String, Utf8PathBuf>> {
     // Whether the build succeeded is the `build-finished` message's, below.
     let stdout = cargo.ignore_status().read()?;
     let (mut found, mut diagnostics, mut success) = (BTreeMap::new(), String::new(), false);
