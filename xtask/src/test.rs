@@ -384,17 +384,19 @@ fn show(path: &Path) -> String {
 }
 
 /// The workspace's tests, output shown: every backend's report and every
-/// SKIPPED line. Not the bench library's: its rows are checked against the
-/// oracle by every bench run (the quick one below), and its test build, the
-/// bench loops of every row, was a fifth of this step's build.
+/// SKIPPED line.
 fn workspace_tests() -> anyhow::Result<()> {
     let test = format!("{WORKSPACE_TESTS} -- --nocapture");
     Ok(cargo(&crate::sh()?, &test).run()?)
 }
 
 /// The workspace tests' `cargo` arguments: also what the emulated CPU
-/// without AVX-512 runs ([`emu::on_cpu_without_avx512`]), built once.
-pub const WORKSPACE_TESTS: &str = "test --workspace --exclude hq-benches";
+/// without AVX-512 runs ([`emu::on_cpu_without_avx512`]), built once. With
+/// the bench library and hq-chess's perft comparison (`peers`): the quick
+/// bench matrix builds with the same selection (its `QUICK_SELECTION`),
+/// so that every crate resolves the same features and is compiled once,
+/// here.
+pub const WORKSPACE_TESTS: &str = "test --workspace --features hq-chess/peers";
 
 /// The facade's tests in the build of each backend this CPU runs forced
 /// alone: among them, that the plan it selects is accepted again.
@@ -558,4 +560,23 @@ fn emulated_avx512_cpu() -> anyhow::Result<()> {
 fn bench_matrix_quick() -> anyhow::Result<()> {
     bench_matrix(&["--quick"])?;
     bench_matrix(&["--quick", "--check"])
+}
+
+#[cfg(test)]
+mod tests {
+    /// The quick bench matrix selects the packages and features of the
+    /// workspace tests, or it compiles most of the workspace again.
+    #[test]
+    fn the_quick_bench_matrix_selects_as_the_workspace_tests() {
+        let run = include_str!("../../benches/matrix/src/run.rs");
+        let selection: Vec<&str> = super::WORKSPACE_TESTS.split_whitespace().skip(1).collect();
+        let line = format!(
+            "const QUICK_SELECTION: [&str; {}] = {selection:?};",
+            selection.len()
+        );
+        assert!(
+            run.contains(&line),
+            "benches/matrix/src/run.rs should have `{line}`"
+        );
+    }
 }
