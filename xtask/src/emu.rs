@@ -215,7 +215,7 @@ pub fn on_avx512_cpu(args: &Args) -> Result<()> {
 }
 
 /// The runs on the CPU without AVX-512, under `qemu-x86_64 -cpu Haswell`,
-/// of the workspace tests' own binaries ([`crate::test::WORKSPACE_TESTS`]:
+/// of the workspace tests' own binaries ([`crate::test::WORKSPACE_SELECTION`]:
 /// after them, nothing compiles); SKIPPED without `qemu-x86_64` or off
 /// x86-64.
 pub fn on_cpu_without_avx512() -> Result<()> {
@@ -237,8 +237,8 @@ pub fn on_cpu_without_avx512() -> Result<()> {
     }
     let rows = runs_on(cpu);
     let build = format!(
-        "{} --no-run --message-format=json",
-        crate::test::WORKSPACE_TESTS
+        "test {} --no-run --message-format=json",
+        crate::test::WORKSPACE_SELECTION
     );
     let metadata = MetadataCommand::new()
         .current_dir(sh.current_dir())

@@ -6,7 +6,10 @@ mod release;
 mod reliability;
 mod test;
 
+use anyhow::Context;
+use cargo_metadata::Message;
 use clap::Parser;
+use xshell::cmd;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -39,15 +42,29 @@ struct Forwarded {
 }
 
 /// `hq-bench-matrix ARGS`, the bench-matrix tool (`benches/matrix`), in
-/// the test profile: the workspace tests' build has its crates (its
-/// statistics optimised there), where a release build of it took 111 s of
-/// the test command (Intel Xeon 6/0xa7). It times nothing itself: the
-/// bench binaries it builds have their own profile.
+/// the test profile and with the workspace tests' selection
+/// ([`test::WORKSPACE_SELECTION`]), so that their build has every crate of
+/// it (its statistics optimised there): `cargo run -p hq-bench-matrix`
+/// resolved features for the tool alone and compiled its crates again,
+/// about 100 CPU s of the test command, and a release build of it 111 s
+/// (Intel Xeon 6/0xa7). It times nothing itself: the bench binaries it
+/// builds have their own profile.
 pub fn bench_matrix<S: AsRef<str>>(args: &[S]) -> anyhow::Result<()> {
     let args: Vec<&str> = args.iter().map(AsRef::as_ref).collect();
     let sh = sh()?;
-    let run = "run -q --profile test -p hq-bench-matrix --";
-    Ok(test::cargo(&sh, run).args(args).run()?)
+    let build = format!(
+        "build -q --profile test {} --bin hq-bench-matrix --message-format=json-render-diagnostics",
+        test::WORKSPACE_SELECTION
+    );
+    let messages = test::cargo(&sh, &build).read()?;
+    let tool = Message::parse_stream(messages.as_bytes())
+        .filter_map(Result::ok)
+        .find_map(|m| match m {
+            Message::CompilerArtifact(a) if a.target.name == "hq-bench-matrix" => a.executable,
+            _ => None,
+        })
+        .context("the build of hq-bench-matrix made no executable")?;
+    Ok(cmd!(sh, "{tool} {args...}").run()?)
 }
 
 /// Runs the task; an error is printed with its causes (no backtrace).

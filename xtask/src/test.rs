@@ -386,17 +386,19 @@ fn show(path: &Path) -> String {
 /// The workspace's tests, output shown: every backend's report and every
 /// SKIPPED line.
 fn workspace_tests() -> anyhow::Result<()> {
-    let test = format!("{WORKSPACE_TESTS} -- --nocapture");
+    let test = format!("test {WORKSPACE_SELECTION} -- --nocapture");
     Ok(cargo(&crate::sh()?, &test).run()?)
 }
 
-/// The workspace tests' `cargo` arguments: also what the emulated CPU
-/// without AVX-512 runs ([`emu::on_cpu_without_avx512`]), built once. With
-/// the bench library and hq-chess's perft comparison (`peers`): the quick
-/// bench matrix builds with the same selection (its `QUICK_SELECTION`),
-/// so that every crate resolves the same features and is compiled once,
-/// here.
-pub const WORKSPACE_TESTS: &str = "test --workspace --features hq-chess/peers";
+/// The workspace tests' packages and features, and so those of every build
+/// that is to reuse theirs: cargo unifies each crate's features over the
+/// packages a command selects, and only the same selection resolves every
+/// crate alike. The emulated CPU without AVX-512 runs their binaries
+/// ([`emu::on_cpu_without_avx512`]); the bench-matrix tool is built with it
+/// ([`crate::bench_matrix`]), and so is its quick run's bench binary (its
+/// `QUICK_SELECTION`). With the bench library and hq-chess's perft
+/// comparison (`peers`), which the quick run builds.
+pub const WORKSPACE_SELECTION: &str = "--workspace --features hq-chess/peers";
 
 /// The facade's tests in the build of each backend this CPU runs forced
 /// alone: among them, that the plan it selects is accepted again.
@@ -569,7 +571,7 @@ mod tests {
     #[test]
     fn the_quick_bench_matrix_selects_as_the_workspace_tests() {
         let run = include_str!("../../benches/matrix/src/run.rs");
-        let selection: Vec<&str> = super::WORKSPACE_TESTS.split_whitespace().skip(1).collect();
+        let selection: Vec<&str> = super::WORKSPACE_SELECTION.split_whitespace().collect();
         let line = format!(
             "const QUICK_SELECTION: [&str; {}] = {selection:?};",
             selection.len()
