@@ -9,9 +9,9 @@ mod test;
 use anyhow::Context;
 use cargo_metadata::Message;
 use clap::Parser;
-use xshell::cmd;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use xshell::cmd;
 
 /// The project's tasks.
 #[derive(Parser)]
