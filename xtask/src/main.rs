@@ -45,10 +45,9 @@ struct Forwarded {
 /// the test profile and with the workspace tests' selection
 /// ([`test::WORKSPACE_SELECTION`]), so that their build has every crate of
 /// it (its statistics optimised there): `cargo run -p hq-bench-matrix`
-/// resolved features for the tool alone and compiled its crates again,
-/// about 100 CPU s of the test command, and a release build of it 111 s
-/// (Intel Xeon 6/0xa7). It times nothing itself: the bench binaries it
-/// builds have their own profile.
+/// resolved features for the tool alone and compiled its crates again, and
+/// a release build of it was longer still. It times nothing itself: the
+/// bench binaries it builds have their own profile.
 pub fn bench_matrix<S: AsRef<str>>(args: &[S]) -> anyhow::Result<()> {
     let args: Vec<&str> = args.iter().map(AsRef::as_ref).collect();
     let sh = sh()?;

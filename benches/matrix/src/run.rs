@@ -358,14 +358,12 @@ fn with_perft(cmd: Cmd<'_>, board_options: bool, bench_defaults: bool, quick: bo
 }
 
 /// The quick build's packages and features: those of the workspace tests
-/// (`cargo xtask test`'s `WORKSPACE_TESTS`, which keep the same two
-/// lists). Cargo unifies each crate's features over the packages a command
+/// (`cargo xtask test`'s `WORKSPACE_SELECTION`; an xtask test keeps the two
+/// equal). Cargo unifies each crate's features over the packages a command
 /// selects, so only the same selection resolves every crate alike and
 /// reuses what the workspace tests compiled: the quick run then compiles
-/// its bench binary alone. Its own selection (`-p hq-benches -p hq-chess -p
-/// hq-info`) compiled 176 crates again, 358 s of the test command's CPU
-/// time, where the shared one saves 147 s (Intel Xeon 6/0xa7, the CI's
-/// flags).
+/// its bench binary alone, where its own selection (`-p hq-benches -p
+/// hq-chess -p hq-info`) compiled most of its crates again.
 const QUICK_SELECTION: [&str; 3] = ["--workspace", "--features", "hq-chess/peers"];
 
 /// The `cargo build` of `run`'s bench binary, with `extras`.
