@@ -25,7 +25,7 @@
 
 use crate::CARGO;
 use anyhow::{Context, Result, bail, ensure};
-use cargo_metadata::{Message, Metadata, MetadataCommand, Target, TargetKind, camino::Utf8PathBuf};
+use cargo_metadata::{Metadata, MetadataCommand, Target, TargetKind, camino::Utf8PathBuf};
 use hq::unstable::CLASSES;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
@@ -244,7 +244,7 @@ pub fn on_cpu_without_avx512() -> Result<()> {
         .current_dir(sh.current_dir())
         .no_deps()
         .exec()?;
-    let executables = executables(crate::test::cargo(&sh, &build), &metadata)?;
+    let executables = crate::executables(crate::test::cargo(&sh, &build), &metadata)?;
     let runner = format!("qemu-x86_64 -cpu {QEMU_CPU}");
     let launch = |_: &str, exe: &Utf8PathBuf, env: &[(&str, &str)]| {
         let mut cmd = Command::new("qemu-x86_64");
@@ -306,41 +306,7 @@ fn build_static(runs: &[&str], quick: bool) -> Result<BTreeMap<String, Utf8PathB
         .env("RUSTFLAGS", "-C target-feature=+crt-static")
         .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", opt_level)
         .env("CARGO_TARGET_DIR", root.join("target/emu"));
-    executables(cmd, &metadata)
-}
-
-/// Runs `cargo`, a `cargo test --no-run --message-format=json` of the
-/// workspace `metadata` describes, and returns the executables it built:
-/// `package/target` -> path.
-fn executables(cargo: xshell::Cmd, metadata: &Metadata) -> Result<BTreeMap<String, Utf8PathBuf>> {
-    // Whether the build succeeded is the `build-finished` message's, below.
-    let stdout = cargo.ignore_status().read()?;
-    let (mut found, mut diagnostics, mut success) = (BTreeMap::new(), String::new(), false);
-    for message in Message::parse_stream(stdout.as_bytes()) {
-        match message? {
-            Message::CompilerMessage(m) => diagnostics += &m.message.rendered.unwrap_or_default(),
-            Message::CompilerArtifact(a) => {
-                // A bin target yields two executables of the same name: the
-                // program and its unit-test harness (`profile.test`). Keep the
-                // program, or which one wins would depend on build order.
-                if a.profile.test && a.target.kind.contains(&TargetKind::Bin) {
-                    continue;
-                }
-                let package = metadata.packages.iter().find(|p| p.id == a.package_id);
-                if let (Some(exe), Some(package)) = (a.executable, package) {
-                    found.insert(format!("{}/{}", package.name, a.target.name), exe);
-                }
-            }
-            Message::BuildFinished(finished) => success = finished.success,
-            _ => {}
-        }
-    }
-    if !success {
-        // With --message-format=json the diagnostics are in stdout: show them.
-        eprint!("{diagnostics}");
-        bail!("emu-test: building the test binaries failed");
-    }
-    Ok(found)
+    crate::executables(cmd, &metadata)
 }
 
 /// The lines worth keeping in the summary: case counts, skips, detection, verdicts.

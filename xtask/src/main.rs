@@ -7,8 +7,10 @@ mod reliability;
 mod test;
 
 use anyhow::Context;
-use cargo_metadata::Message;
+use cargo_metadata::camino::Utf8PathBuf;
+use cargo_metadata::{Message, Metadata, MetadataCommand, TargetKind};
 use clap::Parser;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use xshell::cmd;
@@ -51,19 +53,56 @@ struct Forwarded {
 pub fn bench_matrix<S: AsRef<str>>(args: &[S]) -> anyhow::Result<()> {
     let args: Vec<&str> = args.iter().map(AsRef::as_ref).collect();
     let sh = sh()?;
+    let metadata = MetadataCommand::new()
+        .current_dir(sh.current_dir())
+        .no_deps()
+        .exec()?;
     let build = format!(
-        "build -q --profile test {} --bin hq-bench-matrix --message-format=json-render-diagnostics",
+        "build -q --profile test {} --bin hq-bench-matrix --message-format=json",
         test::WORKSPACE_SELECTION
     );
-    let messages = test::cargo(&sh, &build).read()?;
-    let tool = Message::parse_stream(messages.as_bytes())
-        .filter_map(Result::ok)
-        .find_map(|m| match m {
-            Message::CompilerArtifact(a) if a.target.name == "hq-bench-matrix" => a.executable,
-            _ => None,
-        })
+    let tool = executables(test::cargo(&sh, &build), &metadata)?
+        .remove("hq-bench-matrix/hq-bench-matrix")
         .context("the build of hq-bench-matrix made no executable")?;
     Ok(cmd!(sh, "{tool} {args...}").run()?)
+}
+
+/// Runs `cargo`, a build with `--message-format=json` (`cargo test
+/// --no-run` or `cargo build`) of the workspace `metadata` describes, and
+/// returns the executables it built: `package/target` -> path.
+pub fn executables(
+    cargo: xshell::Cmd,
+    metadata: &Metadata,
+) -> anyhow::Result<BTreeMap<String, Utf8PathBuf>> {
+    let shown = shown(&cargo);
+    // Whether the build succeeded is the `build-finished` message's, below.
+    let stdout = cargo.ignore_status().read()?;
+    let (mut found, mut diagnostics, mut success) = (BTreeMap::new(), String::new(), false);
+    for message in Message::parse_stream(stdout.as_bytes()) {
+        match message? {
+            Message::CompilerMessage(m) => diagnostics += &m.message.rendered.unwrap_or_default(),
+            Message::CompilerArtifact(a) => {
+                // A bin target yields two executables of the same name: the
+                // program and its unit-test harness (`profile.test`). Keep the
+                // program, or which one wins would depend on build order.
+                if a.profile.test && a.target.kind.contains(&TargetKind::Bin) {
+                    continue;
+                }
+                let package = metadata.packages.iter().find(|p| p.id == a.package_id);
+                if let (Some(exe), Some(package)) = (a.executable, package) {
+                    found.insert(format!("{}/{}", package.name, a.target.name), exe);
+                }
+            }
+            Message::BuildFinished(finished) => success = finished.success,
+            _ => {}
+        }
+    }
+    if !success {
+        // With --message-format=json the diagnostics are in stdout: show them.
+        eprint!("{diagnostics}");
+        anyhow::bail!("building the executables failed: {shown}");
+    }
+    Ok(found)
 }
 
 /// Runs the task; an error is printed with its causes (no backtrace).
