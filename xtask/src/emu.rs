@@ -50,15 +50,17 @@ pub struct Args {
 
 /// The runs, as `cpu package/target [arguments]: what it shows` (target: a
 /// test file's stem or a bin; arguments: a test filter, or hq-info's).
-const RUNS: [&str; 11] = [
+const RUNS: [&str; 13] = [
     "tigerlake hq-simd/suite avx512: avx512 backend: the shared suite",
     "tigerlake hq-simd/suite avx2: avx2 backend: the shared suite, its asm forms for any caller among it",
     "tigerlake hq-simd/any_caller_registers: the caller's vector registers kept across avx2's asm queen (vzeroupper)",
+    "tigerlake hq-hybrid/suite: hybrid backends: the shared suite of both, PEXT beside AVX-512 and beside AVX2",
     "tigerlake hq-xop/vpperm avx512: AVX-512 VPPERM x4 = model (proptest, all 256 selectors)",
     "tigerlake hq-xop/model_vectors: hand-derived VPPERM vectors: model, SSSE3, AVX-512",
     "tigerlake hq-mailbox/agree: mailbox <-> planes and one-hot bitboards: AVX-512 = scalar",
     "tigerlake hq-info/hq-info --no-check: facade choice on an AVX-512 CPU",
     "haswell hq-simd/suite avx512: no AVX-512: the avx512 suite is SKIPPED",
+    "haswell hq-hybrid/suite: no AVX-512: hybrid-avx512-pext SKIPPED, hybrid-avx2-pext against the oracle",
     "haswell hq-mailbox/agree: no AVX-512: transposition falls back to scalar",
     "haswell hq-attacks/facade: no AVX-512: the facade's tests on that CPU's class",
     "haswell hq-info/hq-info --no-check: facade choice without AVX-512 picks other backends",

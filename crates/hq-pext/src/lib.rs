@@ -44,7 +44,7 @@ use hq_core::{Bitboard, Line, Slider, Square};
 
 mod compact;
 pub use compact::PextPdep;
-use hq_pext_tables::{ATTACKS, BISHOP_LAYOUT, ROOK_LAYOUT};
+use hq_pext_tables::{ATTACKS, BISHOP_ENTRIES, BISHOP_LAYOUT, ROOK_LAYOUT};
 
 /// One piece's table entries, by square: the relevant-occupancy masks and
 /// each square's first attack set in [`ATTACKS`].
@@ -141,6 +141,12 @@ impl Pext {
     pub const fn bishop_mask(sq: Square) -> u64 {
         BISHOP_LAYOUT[sq as usize].0
     }
+
+    /// Bytes of what the bishop lookups read: the bishop entries and the
+    /// bishop slices of the attack table (a backend that takes only its
+    /// bishops from PEXT keeps these in the caches, not the rooks' 800 KiB).
+    pub const BISHOP_TABLE_BYTES: usize =
+        size_of_val(&ENTRIES.bishop) + BISHOP_ENTRIES * size_of::<u64>();
 }
 
 /// `pext`, callable from code compiled without BMI2.
@@ -299,7 +305,7 @@ pext_token! {
 mod tests {
     use super::*;
     use hq_core::{SliderAttacks, SplitMix64, reference};
-    use hq_pext_tables::{BISHOP_ENTRIES, ROOK_ENTRIES};
+    use hq_pext_tables::ROOK_ENTRIES;
 
     /// The token of the lookup tests: the real one where the CPU has
     /// x86-64-v3, and under Miri one made unchecked, whose lookups take the

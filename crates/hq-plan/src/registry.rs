@@ -34,6 +34,10 @@ macro_rules! backend_list {
             Avx512 = hq_simd::Avx512, "force-avx512", keyed;
             /// AVX2 HQ (`hq_simd::Avx2`).
             Avx2 = hq_simd::Avx2, "force-avx2", keyed;
+            /// AVX-512 + GFNI HQ beside PEXT lookups (`hq_hybrid::HybridAvx512Pext`).
+            HybridAvx512Pext = hq_hybrid::HybridAvx512Pext, "force-hybrid-avx512-pext";
+            /// AVX2 HQ beside PEXT lookups (`hq_hybrid::HybridAvx2Pext`).
+            HybridAvx2Pext = hq_hybrid::HybridAvx2Pext, "force-hybrid-avx2-pext";
             /// SSSE3 HQ (`hq_simd::Ssse3`).
             Ssse3 = hq_simd::Ssse3, "force-ssse3", keyed;
             /// NEON HQ (`hq_simd::Neon`).

@@ -4,9 +4,9 @@
 //! * Single lookups: a word per piece and square: the keyed backend's key
 //!   where it serves the piece (PEXT's mask: the load that fetches the mask
 //!   also decides the path), else [`TAG`] with the backend's index.
-//! * Batches, set-wise calls, latency: a byte per piece: the backend's
-//!   index, and for set-wise calls the slider count up to which single
-//!   lookups serve instead, in the high four bits.
+//! * Batches, set-wise calls, latency: a 16-bit word per piece: the
+//!   backend's index, and for set-wise calls the slider count up to which
+//!   single lookups serve instead, in the high byte.
 //!
 //! Soundness: every word and byte is [`UNDECIDED`] or names a backend
 //! [`check_plan`](crate::select::check_plan) accepted (this CPU runs it);
@@ -14,7 +14,7 @@
 
 use crate::dispatch::{key_of, keyed_for};
 use crate::select::{Selection, Source, check_plan, decide, fix};
-use core::sync::atomic::{AtomicPtr, AtomicU8, AtomicU64, Ordering::Relaxed};
+use core::sync::atomic::{AtomicPtr, AtomicU16, AtomicU64, Ordering::Relaxed};
 use hq_core::Square;
 use hq_plan::Backend;
 use hq_plan::BackendError;
@@ -25,18 +25,18 @@ use std::sync::Mutex;
 pub(crate) const TAG: u64 = 1 << 63;
 
 /// The index of no backend: the route's cold path decides and installs.
-pub(crate) const UNDECIDED: u8 = 0x0F;
+pub(crate) const UNDECIDED: u8 = 0xFF;
 
 const _: () = assert!(
     Backend::ALL.len() < UNDECIDED as usize,
-    "indexes take four bits"
+    "indexes take a byte"
 );
 
 static SINGLE: [[AtomicU64; 64]; 3] =
     [const { [const { AtomicU64::new(TAG | UNDECIDED as u64) }; 64] }; 3];
 
 /// Batches, set-wise calls, latency (`Entry as usize - 1`).
-static CELLS: [[AtomicU8; 3]; 3] = [const { [const { AtomicU8::new(UNDECIDED) }; 3] }; 3];
+static CELLS: [[AtomicU16; 3]; 3] = [const { [const { AtomicU16::new(UNDECIDED as u16) }; 3] }; 3];
 
 /// Each cell's entry point, for the route where it does not inline the
 /// cell's backend: `[entry][piece]`, and `[entry][3]` the lines of single
@@ -125,9 +125,9 @@ pub(crate) fn single_word(slider: Slider, sq: Square) -> u64 {
     SINGLE[slider as usize][sq as usize].load(Relaxed)
 }
 
-/// The byte of a cell other than single lookups.
+/// The word of a cell other than single lookups.
 #[inline(always)]
-pub(crate) fn cell(entry: Entry, slider: Slider) -> u8 {
+pub(crate) fn cell(entry: Entry, slider: Slider) -> u16 {
     CELLS[entry as usize - 1][slider as usize].load(Relaxed)
 }
 
@@ -139,7 +139,7 @@ pub(crate) fn index(entry: Entry, slider: Slider) -> u8 {
             w if w & TAG == 0 => keyed_for(slider).map_or(UNDECIDED, |b| b as u8),
             w => w as u8,
         },
-        _ => cell(entry, slider) & 0x0F,
+        _ => cell(entry, slider) as u8,
     }
 }
 
@@ -180,11 +180,11 @@ fn install(plan: &Plan) {
         }
         for entry in [Entry::Batch, Entry::Setwise, Entry::Latency] {
             let looped = match entry {
-                Entry::Setwise => plan.setwise_loop.get(slider) as u8,
+                Entry::Setwise => plan.setwise_loop.get(slider) as u16,
                 _ => 0,
             };
             CELLS[entry as usize - 1][slider as usize]
-                .store(plan.get(entry, slider) as u8 | looped << 4, Relaxed);
+                .store(plan.get(entry, slider) as u16 | looped << 8, Relaxed);
         }
     }
 }

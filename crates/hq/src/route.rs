@@ -97,8 +97,8 @@ pub(crate) fn line(line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
 
 /// A set-wise call from code of `C`: up to the cell's count of sliders by
 /// single lookups (two without a loop), else its backend. The count and
-/// the backend share the cell's byte: one load, and one compare where the
-/// byte is the inlined backend's without a count.
+/// the backend share the cell's word: one load, and one compare where the
+/// word is the inlined backend's without a count.
 #[inline(always)]
 pub(crate) fn setwise<C: Caller>(
     slider: Slider,
@@ -107,7 +107,7 @@ pub(crate) fn setwise<C: Caller>(
 ) -> Bitboard {
     let kernel = Setwise::<C>(slider, sliders, occupancy, PhantomData);
     let cell = match (fixed(Entry::Setwise, slider), fixed_loop(slider)) {
-        (Some(b), Some(n)) => b as u8 | (n as u8) << 4,
+        (Some(b), Some(n)) => b as u16 | (n as u16) << 8,
         #[cfg(feature = "std")]
         _ => installed::cell(Entry::Setwise, slider),
         #[cfg(not(feature = "std"))]
@@ -115,13 +115,13 @@ pub(crate) fn setwise<C: Caller>(
     };
     // The inlined backend without a count: one compare.
     if let Some(b) = inlined_backend(Entry::Setwise, slider)
-        && cell == b as u8
+        && cell == b as u16
     {
         #[cfg(feature = "std")]
-        return run(cell, kernel, Arms::Inlined);
+        return run(b as u8, kernel, Arms::Inlined);
     }
-    let (count, index) = (u32::from(cell >> 4), cell & 0x0F);
-    if cell != index && at_most(sliders.0, count) {
+    let (count, index) = (u32::from(cell >> 8), cell as u8);
+    if count != 0 && at_most(sliders.0, count) {
         let lookup = |sq, o| single(slider, sq, o);
         return match count >= 2 && at_most(sliders.0, 2) {
             true => union_of_up_to_two(sliders, occupancy, lookup),

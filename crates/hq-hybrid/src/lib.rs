@@ -1,0 +1,246 @@
+//! Slider attacks on both kinds of execution unit at once.
+//!
+//! `pext`'s lookups keep the integer ports busy (PEXT, loads) and leave the
+//! vector units idle; `avx512`'s and `avx2`'s Hyperbola Quintessence keep
+//! the vector units busy and leave PEXT's port idle. An out-of-order core
+//! runs both kinds side by side, so work split between them and
+//! interleaved in one loop is bounded by the sum of the two throughputs,
+//! not by the faster one:
+//!
+//! | entry point | vector units | integer ports |
+//! |---|---|---|
+//! | batches | a register of squares per step (8 per zmm, 4 per ymm) | as many squares again by PEXT |
+//! | single lookups | the rook (its PEXT table is 800 KiB) | the bishop (41 KiB) |
+//! | queen single | its rook half | its bishop half |
+//! | queen set-wise | the rook directions, occluded fill | each queen's bishop half by PEXT |
+//! | rook, bishop set-wise | the vector backend's fill | |
+//!
+//! Rook and bishop sets stay the vector backend's: its fill costs the same
+//! for one slider as for ten, so lookups of some sliders beside it would
+//! only add work. A queen set splits by direction instead.
+//!
+//! | token | level | vector half |
+//! |---|---|---|
+//! | [`HybridAvx512Pext`] (`hybrid-avx512-pext`) | x86-64-v4 + GFNI | [`hq_simd::Avx512`] |
+//! | [`HybridAvx2Pext`] (`hybrid-avx2-pext`) | x86-64-v3 | [`hq_simd::Avx2`] |
+//!
+//! Both levels include BMI2, so either token proves `pext` too. Off x86-64
+//! the tokens exist but are never supported, as their halves.
+//!
+//! ```
+//! use hq_core::{Bitboard, SliderAttacks, Square};
+//!
+//! if let Some(hybrid) = hq_hybrid::HybridAvx2Pext::new() {
+//!     let squares = [Square::A1, Square::D4, Square::H8];
+//!     let mut out = [Bitboard::EMPTY; 3];
+//!     hybrid.queen_attacks_batch(&squares, Bitboard::EMPTY, &mut out);
+//!     assert_eq!(out[1].count(), 27);
+//! }
+//! ```
+
+#![no_std]
+
+use hq_core::cpu::Level;
+use hq_core::{Bitboard, Line, Slider, SliderAttacks, Square, check_batch_lengths};
+use hq_pext::Pext;
+
+/// `out[i]` = the attacks from `squares[i]`, in steps of `V + K` squares:
+/// the first `V` by `vector` (whole registers of `LANES` squares), the
+/// other `K` by `lookup`, so that both kinds of unit have work in the
+/// core's window at once. The rest, less than a step, is split in the same
+/// proportion, the vector's share rounded down to whole registers: the
+/// vector never runs a padded register.
+///
+/// Steps of whole slices matter: a loop over `chunks` (a step's length
+/// known only at run time) ran the queen batch at 0.6-0.8x this one, and
+/// steps that leave a remainder of 64 squares at 0.7-0.9x (figures in the
+/// commit message that made this choice).
+#[inline(always)]
+fn interleaved<const LANES: usize, const V: usize, const K: usize>(
+    squares: &[Square],
+    out: &mut [Bitboard],
+    vector: impl Fn(&[Square], &mut [Bitboard]),
+    lookup: impl Fn(Square) -> Bitboard,
+) {
+    const { assert!(V.is_multiple_of(LANES) && V > 0 && K > 0) };
+    let mut square_steps = squares.chunks_exact(V + K);
+    let mut out_steps = out.chunks_exact_mut(V + K);
+    for (squares, out) in (&mut square_steps).zip(&mut out_steps) {
+        let (by_vector, by_lookup) = squares.split_at(V);
+        let (vector_out, lookup_out) = out.split_at_mut(V);
+        vector(by_vector, vector_out);
+        for (o, &sq) in lookup_out.iter_mut().zip(by_lookup) {
+            *o = lookup(sq);
+        }
+    }
+    let (squares, out) = (square_steps.remainder(), out_steps.into_remainder());
+    let split = squares.len() * V / (V + K) / LANES * LANES;
+    let (by_vector, by_lookup) = squares.split_at(split);
+    let (vector_out, lookup_out) = out.split_at_mut(split);
+    if !by_vector.is_empty() {
+        vector(by_vector, vector_out);
+    }
+    for (o, &sq) in lookup_out.iter_mut().zip(by_lookup) {
+        *o = lookup(sq);
+    }
+}
+
+/// Defines a hybrid token over the vector backend `$vector` (`$lanes`
+/// squares per register) and `pext`: batches in steps of `$v` squares by
+/// the vector and `$k` by PEXT ([`interleaved`]).
+macro_rules! hybrid_token {
+    (
+        $(#[$doc:meta])*
+        $token:ident: $name:literal, $level:ident, vector $vector:ident, lanes $lanes:literal,
+        steps of $v:literal by the vector and $k:literal by pext
+    ) => {
+        hq_core::slider_token! {
+            $(#[$doc])*
+            pub struct $token: $name, Level::$level;
+            impl {
+                /// The vector backend's tables (its rook reads most of them:
+                /// this counts its bishop's and queen's too, a bound) and
+                /// `pext`'s bishop tables.
+                const TABLE_BYTES: usize =
+                    <hq_simd::$vector as SliderAttacks>::TABLE_BYTES + Pext::BISHOP_TABLE_BYTES;
+
+                #[inline]
+                fn line_attacks(self, line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
+                    hq_core::line_attacks_from_piece(self, line, sq, occupancy)
+                }
+
+                #[inline]
+                fn rook_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+                    self.vector().rook_attacks(sq, occupancy)
+                }
+
+                #[inline]
+                fn bishop_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+                    self.pext().bishop_attacks(sq, occupancy)
+                }
+
+                #[inline]
+                fn queen_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
+                    self.vector().rook_attacks(sq, occupancy) | self.pext().bishop_attacks(sq, occupancy)
+                }
+
+                /// Both halves' forms for any caller: the vector rook as
+                /// `asm!`, the PEXT bishop's `pext` too.
+                #[inline(always)]
+                fn single_in_any_caller(self, slider: Slider, sq: Square, occupancy: Bitboard) -> Bitboard {
+                    let rook = || self.vector().single_in_any_caller(Slider::Rook, sq, occupancy);
+                    let bishop = || self.pext().single_in_any_caller(Slider::Bishop, sq, occupancy);
+                    match slider {
+                        Slider::Rook => rook(),
+                        Slider::Bishop => bishop(),
+                        Slider::Queen => rook() | bishop(),
+                    }
+                }
+
+                #[inline(always)]
+                fn rook_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
+                    check_batch_lengths(squares.len(), out.len());
+                    let (vector, pext) = (self.vector(), self.pext());
+                    interleaved::<$lanes, $v, $k>(
+                        squares,
+                        out,
+                        #[inline(always)]
+                        |sq, out| vector.rook_attacks_batch(sq, occupancy, out),
+                        #[inline(always)]
+                        |sq| pext.rook_attacks(sq, occupancy),
+                    );
+                }
+
+                #[inline(always)]
+                fn bishop_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
+                    check_batch_lengths(squares.len(), out.len());
+                    let (vector, pext) = (self.vector(), self.pext());
+                    interleaved::<$lanes, $v, $k>(
+                        squares,
+                        out,
+                        #[inline(always)]
+                        |sq, out| vector.bishop_attacks_batch(sq, occupancy, out),
+                        #[inline(always)]
+                        |sq| pext.bishop_attacks(sq, occupancy),
+                    );
+                }
+
+                #[inline(always)]
+                fn queen_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
+                    check_batch_lengths(squares.len(), out.len());
+                    let (vector, pext) = (self.vector(), self.pext());
+                    interleaved::<$lanes, $v, $k>(
+                        squares,
+                        out,
+                        #[inline(always)]
+                        |sq, out| vector.queen_attacks_batch(sq, occupancy, out),
+                        #[inline(always)]
+                        |sq| pext.queen_attacks(sq, occupancy),
+                    );
+                }
+
+                #[inline]
+                fn rook_attacks_setwise(self, rooks: Bitboard, occupancy: Bitboard) -> Bitboard {
+                    self.vector().rook_attacks_setwise(rooks, occupancy)
+                }
+
+                #[inline]
+                fn bishop_attacks_setwise(self, bishops: Bitboard, occupancy: Bitboard) -> Bitboard {
+                    self.vector().bishop_attacks_setwise(bishops, occupancy)
+                }
+
+                /// The rook directions by the vector backend's set-wise
+                /// call, each queen's bishop half by a PEXT lookup.
+                #[inline]
+                fn queen_attacks_setwise(self, queens: Bitboard, occupancy: Bitboard) -> Bitboard {
+                    let pext = self.pext();
+                    self.vector().rook_attacks_setwise(queens, occupancy)
+                        | hq_core::union_of_attacks(
+                            queens,
+                            occupancy,
+                            #[inline(always)]
+                            |sq, o| pext.bishop_attacks(sq, o),
+                        )
+                }
+            }
+        }
+
+        impl $token {
+            /// The vector half's token.
+            #[inline(always)]
+            fn vector(self) -> hq_simd::$vector {
+                // SAFETY: this token proves its level, which includes the
+                // vector backend's.
+                unsafe { <hq_simd::$vector as SliderAttacks>::new_unchecked() }
+            }
+
+            /// The PEXT half's token.
+            #[inline(always)]
+            fn pext(self) -> Pext {
+                // SAFETY: this token proves its level, x86-64-v3 or above,
+                // which includes `pext`'s.
+                unsafe { Pext::new_unchecked() }
+            }
+        }
+
+        // The halves' levels are within the token's.
+        const _: () = assert!(
+            (Level::$level as u8) >= (<hq_simd::$vector as SliderAttacks>::LEVEL as u8)
+                && (Level::$level as u8) >= (<Pext as SliderAttacks>::LEVEL as u8)
+        );
+    };
+}
+
+hybrid_token! {
+    /// AVX-512 + GFNI beside PEXT (`hybrid-avx512-pext`): batches of a zmm
+    /// of eight squares by GFNI HQ and the next squares by PEXT per step.
+    HybridAvx512Pext: "hybrid-avx512-pext", X86V4, vector Avx512, lanes 8,
+    steps of 8 by the vector and 8 by pext
+}
+
+hybrid_token! {
+    /// AVX2 beside PEXT (`hybrid-avx2-pext`): batches of a ymm of four
+    /// squares by AVX2 HQ and the next squares by PEXT per step.
+    HybridAvx2Pext: "hybrid-avx2-pext", X86V3, vector Avx2, lanes 4,
+    steps of 4 by the vector and 4 by pext
+}
