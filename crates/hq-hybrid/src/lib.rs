@@ -45,7 +45,8 @@ use hq_core::{Bitboard, Line, Slider, SliderAttacks, Square, check_batch_lengths
 use hq_pext::Pext;
 
 /// `out[i]` = the attacks from `squares[i]`, in steps of `V + K` squares:
-/// the first `V` by `vector` (whole registers of `LANES` squares), the
+/// the first `V` by `vector`, one register of `LANES` squares per call
+/// (the vector backend's `batch_step`, which inlines), the
 /// other `K` by `lookup`, so that both kinds of unit have work in the
 /// core's window at once. The rest, less than a step, is split in the same
 /// proportion, the vector's share rounded down to whole registers: the
@@ -68,7 +69,7 @@ fn interleaved<const LANES: usize, const V: usize, const K: usize>(
     for (squares, out) in (&mut square_steps).zip(&mut out_steps) {
         let (by_vector, by_lookup) = squares.split_at(V);
         let (vector_out, lookup_out) = out.split_at_mut(V);
-        vector(by_vector, vector_out);
+        registers::<LANES>(by_vector, vector_out, &vector);
         for (o, &sq) in lookup_out.iter_mut().zip(by_lookup) {
             *o = lookup(sq);
         }
@@ -77,22 +78,38 @@ fn interleaved<const LANES: usize, const V: usize, const K: usize>(
     let split = squares.len() * V / (V + K) / LANES * LANES;
     let (by_vector, by_lookup) = squares.split_at(split);
     let (vector_out, lookup_out) = out.split_at_mut(split);
-    if !by_vector.is_empty() {
-        vector(by_vector, vector_out);
-    }
+    registers::<LANES>(by_vector, vector_out, &vector);
     for (o, &sq) in lookup_out.iter_mut().zip(by_lookup) {
         *o = lookup(sq);
     }
 }
 
+/// `vector` on each register of `LANES` squares (`squares.len()` is a
+/// multiple of it).
+#[inline(always)]
+fn registers<const LANES: usize>(
+    squares: &[Square],
+    out: &mut [Bitboard],
+    vector: &impl Fn(&[Square], &mut [Bitboard]),
+) {
+    // Indexes, not `chunks_exact(..).zip(..)`: in a big caller LLVM left
+    // that zip's constructor a call per step (a queen batch at 0.6x).
+    let mut i = 0;
+    while i + LANES <= squares.len() {
+        vector(&squares[i..i + LANES], &mut out[i..i + LANES]);
+        i += LANES;
+    }
+}
+
 /// Defines a hybrid token over the vector backend `$vector` (`$lanes`
-/// squares per register) and `pext`: batches in steps of `$v` squares by
-/// the vector and `$k` by PEXT ([`interleaved`]).
+/// squares per register) and `pext`: each piece's batches in steps of `v`
+/// squares by the vector and `k` by PEXT ([`interleaved`]).
 macro_rules! hybrid_token {
     (
         $(#[$doc:meta])*
         $token:ident: $name:literal, $level:ident, vector $vector:ident, lanes $lanes:literal,
-        steps of $v:literal by the vector and $k:literal by pext
+        steps (vector + pext) rook $rv:literal + $rk:literal, bishop $bv:literal + $bk:literal,
+        queen $qv:literal + $qk:literal
     ) => {
         hq_core::slider_token! {
             $(#[$doc])*
@@ -141,11 +158,11 @@ macro_rules! hybrid_token {
                 fn rook_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
                     check_batch_lengths(squares.len(), out.len());
                     let (vector, pext) = (self.vector(), self.pext());
-                    interleaved::<$lanes, $v, $k>(
+                    interleaved::<$lanes, $rv, $rk>(
                         squares,
                         out,
                         #[inline(always)]
-                        |sq, out| vector.rook_attacks_batch(sq, occupancy, out),
+                        |sq, out| vector.batch_step(Slider::Rook, sq, occupancy, out),
                         #[inline(always)]
                         |sq| pext.rook_attacks(sq, occupancy),
                     );
@@ -155,11 +172,11 @@ macro_rules! hybrid_token {
                 fn bishop_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
                     check_batch_lengths(squares.len(), out.len());
                     let (vector, pext) = (self.vector(), self.pext());
-                    interleaved::<$lanes, $v, $k>(
+                    interleaved::<$lanes, $bv, $bk>(
                         squares,
                         out,
                         #[inline(always)]
-                        |sq, out| vector.bishop_attacks_batch(sq, occupancy, out),
+                        |sq, out| vector.batch_step(Slider::Bishop, sq, occupancy, out),
                         #[inline(always)]
                         |sq| pext.bishop_attacks(sq, occupancy),
                     );
@@ -169,11 +186,11 @@ macro_rules! hybrid_token {
                 fn queen_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
                     check_batch_lengths(squares.len(), out.len());
                     let (vector, pext) = (self.vector(), self.pext());
-                    interleaved::<$lanes, $v, $k>(
+                    interleaved::<$lanes, $qv, $qk>(
                         squares,
                         out,
                         #[inline(always)]
-                        |sq, out| vector.queen_attacks_batch(sq, occupancy, out),
+                        |sq, out| vector.batch_step(Slider::Queen, sq, occupancy, out),
                         #[inline(always)]
                         |sq| pext.queen_attacks(sq, occupancy),
                     );
@@ -235,12 +252,12 @@ hybrid_token! {
     /// AVX-512 + GFNI beside PEXT (`hybrid-avx512-pext`): batches of a zmm
     /// of eight squares by GFNI HQ and the next squares by PEXT per step.
     HybridAvx512Pext: "hybrid-avx512-pext", X86V4, vector Avx512, lanes 8,
-    steps of 8 by the vector and 8 by pext
+    steps (vector + pext) rook 8 + 8, bishop 8 + 8, queen 8 + 8
 }
 
 hybrid_token! {
     /// AVX2 beside PEXT (`hybrid-avx2-pext`): batches of a ymm of four
     /// squares by AVX2 HQ and the next squares by PEXT per step.
     HybridAvx2Pext: "hybrid-avx2-pext", X86V3, vector Avx2, lanes 4,
-    steps of 4 by the vector and 4 by pext
+    steps (vector + pext) rook 4 + 4, bishop 4 + 8, queen 4 + 8
 }

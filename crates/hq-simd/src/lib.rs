@@ -78,6 +78,36 @@ macro_rules! simd_backend {
         #[derive(Clone, Copy, Debug)]
         pub struct $token(());
 
+        $(
+        impl $token {
+            /// One register of the batch: `out[i]` = `slider`'s attacks
+            /// from `squares[i]`, for code that interleaves registers with
+            /// other work (`hq-hybrid`). Inlines into a caller compiled for
+            /// the token's level, the occupancy's setup hoisted out of its loop.
+            ///
+            /// # Panics
+            ///
+            /// Unless both slices hold one register of squares.
+            #[doc = concat!("Register: `", stringify!($lanes), "`.")]
+            #[doc(hidden)]
+            #[inline(always)]
+            pub fn batch_step(self, slider: hq_core::Slider, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
+                #[cfg(target_arch = $arch)]
+                // SAFETY: the token proves the level, which includes the features.
+                unsafe {
+                    use hq_core::Slider;
+                    match slider {
+                        Slider::Rook => $module::step::<true, false>(squares, occupancy.0, out),
+                        Slider::Bishop => $module::step::<false, true>(squares, occupancy.0, out),
+                        Slider::Queen => $module::step::<true, true>(squares, occupancy.0, out),
+                    }
+                }
+                #[cfg(not(target_arch = $arch))]
+                slider.batch(self, squares, occupancy, out)
+            }
+        }
+        )?
+
         #[cfg(target_arch = $arch)]
         mod $module {
             #[allow(unused_imports)]
@@ -113,6 +143,21 @@ macro_rules! simd_backend {
                     simd_backend!(@batch $batch $(($lanes))?, squares, occupancy, out, ROOK, BISHOP);
                 }
             }
+
+            $(
+            hq_core::at_level! { $level;
+                /// One register of squares (`generic::soa::step`).
+                #[inline]
+                pub(crate) fn step<const ROOK: bool, const BISHOP: bool>(
+                    squares: &[Square],
+                    occupancy: u64,
+                    out: &mut [Bitboard],
+                ) {
+                    // SAFETY: compiled with the register type's features.
+                    unsafe { crate::generic::soa::step::<$lanes, ROOK, BISHOP>(squares, occupancy, out) }
+                }
+            }
+            )?
 
             $(
             hq_core::at_level! { $level;

@@ -119,3 +119,32 @@ pub(crate) unsafe fn batch<V: VariableShifts, const ROOK: bool, const BISHOP: bo
         }
     }
 }
+
+/// One register of squares, the batch's step: `out[i]` = attacks from
+/// `squares[i]`, for code that interleaves registers with other work
+/// (`hq-hybrid`). Inlined into such a loop, the occupancy's splat and
+/// reversal are loop-invariant and leave it.
+///
+/// # Panics
+///
+/// Unless both slices hold `V::LANES` entries (a caller's constant-length
+/// slices fold the test away).
+#[inline(always)]
+pub(crate) unsafe fn step<V: VariableShifts, const ROOK: bool, const BISHOP: bool>(
+    squares: &[Square],
+    occupancy: u64,
+    out: &mut [Bitboard],
+) {
+    assert!(
+        squares.len() == V::LANES && out.len() == V::LANES,
+        "a batch step takes one register of squares"
+    );
+    // SAFETY: the caller has V's instruction set; both slices hold
+    // `V::LANES` entries (`Bitboard` is `repr(transparent)` over `u64`).
+    unsafe {
+        let occ = V::splat(occupancy);
+        let turned = V::splat(occupancy.reverse_bits());
+        attacks::<V, ROOK, BISHOP>(V::load_squares(squares.as_ptr()), occ, turned)
+            .store(out.as_mut_ptr().cast());
+    }
+}
