@@ -12,12 +12,13 @@
 //! | batches | a register of squares per step (8 per zmm, 4 per ymm) | as many squares again by PEXT |
 //! | single lookups | the rook (its PEXT table is 800 KiB) | the bishop (41 KiB) |
 //! | queen single | its rook half | its bishop half |
-//! | queen set-wise | the rook directions, occluded fill | each queen's bishop half by PEXT |
-//! | rook, bishop set-wise | the vector backend's fill | |
+//! | set-wise | the vector backend's occluded fill | |
 //!
-//! Rook and bishop sets stay the vector backend's: its fill costs the same
-//! for one slider as for ten, so lookups of some sliders beside it would
-//! only add work. A queen set splits by direction instead.
+//! Set-wise calls stay the vector backend's: its fill costs the same for
+//! one slider as for ten (about two lookups), so PEXT lookups of some
+//! sliders beside it only add work. A queen set split by direction (the
+//! rook directions by the fill, each queen's bishop half by PEXT) was
+//! measured and lost to the fill.
 //!
 //! | token | level | vector half |
 //! |---|---|---|
@@ -196,6 +197,12 @@ macro_rules! hybrid_token {
                     );
                 }
 
+                /// The vector backend's (`avx512`'s fill as `asm!`).
+                #[inline(always)]
+                fn setwise_in_any_caller(self, slider: Slider, sliders: Bitboard, occupancy: Bitboard) -> Bitboard {
+                    self.vector().setwise_in_any_caller(slider, sliders, occupancy)
+                }
+
                 #[inline]
                 fn rook_attacks_setwise(self, rooks: Bitboard, occupancy: Bitboard) -> Bitboard {
                     self.vector().rook_attacks_setwise(rooks, occupancy)
@@ -206,18 +213,14 @@ macro_rules! hybrid_token {
                     self.vector().bishop_attacks_setwise(bishops, occupancy)
                 }
 
-                /// The rook directions by the vector backend's set-wise
-                /// call, each queen's bishop half by a PEXT lookup.
+                /// The vector backend's fill, as for rooks and bishops: a
+                /// queen set split by direction (the rooks' by the fill,
+                /// each queen's bishop half by a PEXT lookup) ran at 0.72x
+                /// the fill with 1-2 queens and 0.21-0.30x with 4-14
+                /// (commit message of the change).
                 #[inline]
                 fn queen_attacks_setwise(self, queens: Bitboard, occupancy: Bitboard) -> Bitboard {
-                    let pext = self.pext();
-                    self.vector().rook_attacks_setwise(queens, occupancy)
-                        | hq_core::union_of_attacks(
-                            queens,
-                            occupancy,
-                            #[inline(always)]
-                            |sq, o| pext.bishop_attacks(sq, o),
-                        )
+                    self.vector().queen_attacks_setwise(queens, occupancy)
                 }
             }
         }
