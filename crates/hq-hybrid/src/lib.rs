@@ -10,9 +10,13 @@
 //! | entry point | vector units | integer ports |
 //! |---|---|---|
 //! | batches | a register of squares per step (8 per zmm, 4 per ymm) | as many squares again by PEXT |
-//! | single lookups | the rook (its PEXT table is 800 KiB) | the bishop (41 KiB) |
-//! | queen single | its rook half | its bishop half |
-//! | set-wise | the vector backend's occluded fill | |
+//! | queen single lookups (the mixed queen) | its rook half | its bishop half (a 41 KiB table, not the rooks' 800) |
+//! | rook and bishop single lookups, set-wise calls | the vector backend's | |
+//!
+//! A rook's or a bishop's single lookup is one unit's work: the vector
+//! backend's, as in that backend (where PEXT serves them better, a plan
+//! names `pext` for them; `single.queen=hybrid-...` takes the mixed queen
+//! alone).
 //!
 //! Set-wise calls stay the vector backend's: its fill costs the same for
 //! one slider as for ten (about two lookups), so PEXT lookups of some
@@ -116,9 +120,9 @@ macro_rules! hybrid_token {
             $(#[$doc])*
             pub struct $token: $name, Level::$level;
             impl {
-                /// The vector backend's tables (its rook reads most of them:
-                /// this counts its bishop's and queen's too, a bound) and
-                /// `pext`'s bishop tables.
+                /// The vector backend's tables (its rook and bishop; its
+                /// queen's records too, which the mixed queen does not
+                /// read: a bound) and `pext`'s bishop tables.
                 const TABLE_BYTES: usize =
                     <hq_simd::$vector as SliderAttacks>::TABLE_BYTES + Pext::BISHOP_TABLE_BYTES;
 
@@ -134,24 +138,34 @@ macro_rules! hybrid_token {
 
                 #[inline]
                 fn bishop_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
-                    self.pext().bishop_attacks(sq, occupancy)
+                    self.vector().bishop_attacks(sq, occupancy)
                 }
 
+                /// The mixed queen: the rook half on the vector units, the
+                /// bishop half by PEXT on the integer ports, at once.
                 #[inline]
                 fn queen_attacks(self, sq: Square, occupancy: Bitboard) -> Bitboard {
                     self.vector().rook_attacks(sq, occupancy) | self.pext().bishop_attacks(sq, occupancy)
                 }
 
-                /// Both halves' forms for any caller: the vector rook as
-                /// `asm!`, the PEXT bishop's `pext` too.
+                /// The mixed queen (the reversed occupancy is not needed).
+                #[inline]
+                fn queen_attacks_pair(self, sq: Square, occupancy: Bitboard, reversed: Bitboard) -> Bitboard {
+                    hq_core::debug_check_pair(occupancy, reversed);
+                    self.queen_attacks(sq, occupancy)
+                }
+
+                /// Both halves' forms for any caller: the vector kernels as
+                /// `asm!`, PEXT's `pext` too.
                 #[inline(always)]
                 fn single_in_any_caller(self, slider: Slider, sq: Square, occupancy: Bitboard) -> Bitboard {
-                    let rook = || self.vector().single_in_any_caller(Slider::Rook, sq, occupancy);
-                    let bishop = || self.pext().single_in_any_caller(Slider::Bishop, sq, occupancy);
+                    let vector = self.vector();
                     match slider {
-                        Slider::Rook => rook(),
-                        Slider::Bishop => bishop(),
-                        Slider::Queen => rook() | bishop(),
+                        Slider::Queen => {
+                            vector.single_in_any_caller(Slider::Rook, sq, occupancy)
+                                | self.pext().single_in_any_caller(Slider::Bishop, sq, occupancy)
+                        }
+                        _ => vector.single_in_any_caller(slider, sq, occupancy),
                     }
                 }
 
