@@ -58,16 +58,24 @@ impl SliderAttacks for Planted {
 }
 
 /// Runs `job` on every backend this CPU runs, each compiled for its
-/// instruction set (`hq::with_backend`), and on [`Planted`] when armed.
+/// instruction set (`hq::with_backend`); when armed, on [`Planted`] alone.
+///
+/// Armed, the real backends are left out: the self-test asks whether the
+/// target's check finds a backend that disagrees with the oracle, and
+/// each real backend only slowed its executions (with 16 backends the
+/// unoptimised self-test reached 3,727 executions in its 10 s on the
+/// Intel Xeon 6/0xa7 without finding the bug; alone, it found it after
+/// 2,810 executions, 2.1 s). The unarmed runs fuzz the real backends.
 pub fn on_every_backend<W: WithBackend<Output = ()> + Copy>(job: W) {
+    if planted() {
+        // SAFETY: a portable token (level Baseline): every CPU runs it.
+        job.run(unsafe { Planted::new_unchecked() });
+        return;
+    }
     for &backend in backends() {
         if let Err(e) = hq::with_backend(backend, job) {
             panic!("{backend} was detected as supported, then refused: {e}");
         }
-    }
-    if planted() {
-        // SAFETY: a portable token (level Baseline): every CPU runs it.
-        job.run(unsafe { Planted::new_unchecked() });
     }
 }
 
