@@ -171,44 +171,17 @@ macro_rules! hybrid_token {
 
                 #[inline(always)]
                 fn rook_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
-                    check_batch_lengths(squares.len(), out.len());
-                    let (vector, pext) = (self.vector(), self.pext());
-                    interleaved::<$lanes, $rv, $rk>(
-                        squares,
-                        out,
-                        #[inline(always)]
-                        |sq, out| vector.batch_step(Slider::Rook, sq, occupancy, out),
-                        #[inline(always)]
-                        |sq| pext.rook_attacks(sq, occupancy),
-                    );
+                    self.batch::<$rv, $rk>(Slider::Rook, squares, occupancy, out)
                 }
 
                 #[inline(always)]
                 fn bishop_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
-                    check_batch_lengths(squares.len(), out.len());
-                    let (vector, pext) = (self.vector(), self.pext());
-                    interleaved::<$lanes, $bv, $bk>(
-                        squares,
-                        out,
-                        #[inline(always)]
-                        |sq, out| vector.batch_step(Slider::Bishop, sq, occupancy, out),
-                        #[inline(always)]
-                        |sq| pext.bishop_attacks(sq, occupancy),
-                    );
+                    self.batch::<$bv, $bk>(Slider::Bishop, squares, occupancy, out)
                 }
 
                 #[inline(always)]
                 fn queen_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
-                    check_batch_lengths(squares.len(), out.len());
-                    let (vector, pext) = (self.vector(), self.pext());
-                    interleaved::<$lanes, $qv, $qk>(
-                        squares,
-                        out,
-                        #[inline(always)]
-                        |sq, out| vector.batch_step(Slider::Queen, sq, occupancy, out),
-                        #[inline(always)]
-                        |sq| pext.queen_attacks(sq, occupancy),
-                    );
+                    self.batch::<$qv, $qk>(Slider::Queen, squares, occupancy, out)
                 }
 
                 /// The vector backend's (`avx512`'s fill as `asm!`).
@@ -240,6 +213,28 @@ macro_rules! hybrid_token {
         }
 
         impl $token {
+            /// `slider`'s batch: steps of `V` squares by the vector and `K`
+            /// by PEXT ([`interleaved`]); `slider` is a constant at each call.
+            #[inline(always)]
+            fn batch<const V: usize, const K: usize>(
+                self,
+                slider: Slider,
+                squares: &[Square],
+                occupancy: Bitboard,
+                out: &mut [Bitboard],
+            ) {
+                check_batch_lengths(squares.len(), out.len());
+                let (vector, pext) = (self.vector(), self.pext());
+                interleaved::<$lanes, V, K>(
+                    squares,
+                    out,
+                    #[inline(always)]
+                    |sq, out| vector.batch_step(slider, sq, occupancy, out),
+                    #[inline(always)]
+                    |sq| slider.single(pext, sq, occupancy),
+                );
+            }
+
             /// The vector half's token.
             #[inline(always)]
             fn vector(self) -> hq_simd::$vector {
