@@ -5,8 +5,12 @@
 use crate::cpu::Level;
 use crate::{Bitboard, Line, Slider, SliderAttacks, Square};
 
-/// A single lookup of one piece (or a dependency chain's link).
-pub type SingleFn = unsafe fn(Square, Bitboard) -> Bitboard;
+/// A single lookup of one piece (or a dependency chain's link), the
+/// square as its index (`index & 63` is looked up). A dispatcher's fast
+/// path already holds the square as an index word: with a `Square`
+/// argument its call kept a second copy of the byte alive through the
+/// fast path (one more uop per lookup).
+pub type SingleFn = unsafe fn(usize, Bitboard) -> Bitboard;
 /// A line lookup.
 pub type LineFn = unsafe fn(Line, Square, Bitboard) -> Bitboard;
 /// A batch of one piece (`squares` and `out` of equal length).
@@ -57,7 +61,8 @@ macro_rules! define_entries {
                     use super::super::Entries;
 
                     #[target_feature(enable = $enabled)]
-                    pub(crate) fn single<B: SliderAttacks, const S: usize>(sq: Square, o: Bitboard) -> Bitboard {
+                    pub(crate) fn single<B: SliderAttacks, const S: usize>(sq: usize, o: Bitboard) -> Bitboard {
+                        let sq = Square::from_index_masked(sq as u8);
                         // SAFETY: called only where the CPU has the level (`Entries`).
                         Slider::ALL[S].single(unsafe { B::new_unchecked() }, sq, o)
                     }
@@ -127,7 +132,8 @@ fn baseline<B: SliderAttacks>() -> Entries {
 }
 
 /// The portable entries (the baseline level).
-unsafe fn single<B: SliderAttacks, const S: usize>(sq: Square, o: Bitboard) -> Bitboard {
+unsafe fn single<B: SliderAttacks, const S: usize>(sq: usize, o: Bitboard) -> Bitboard {
+    let sq = Square::from_index_masked(sq as u8);
     // SAFETY: called only where the CPU has `B::LEVEL` (`Entries`).
     Slider::ALL[S].single(unsafe { B::new_unchecked() }, sq, o)
 }

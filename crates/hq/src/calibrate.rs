@@ -347,7 +347,7 @@ impl Kernel for CellLoop {
         let (s, e) = (slider as usize, Entries::of(token));
         // The entries' calls: `token` proves the level they are compiled for.
         // SAFETY: as said.
-        let single = move |sq, o| unsafe { e.single[s](sq, o) };
+        let single = move |sq: Square, o| unsafe { e.single[s](sq as usize, o) };
         // SAFETY: as above.
         let batch = move |sq: &[Square], o, out: &mut [Bitboard]| unsafe { e.batch[s](sq, o, out) };
         // SAFETY: as above.

@@ -74,7 +74,7 @@ mod decide {
         unsafe { core::mem::transmute_copy::<*mut (), F>(&entry) }
     }
 
-    unsafe fn single<const E: usize, const S: usize>(sq: Square, o: Bitboard) -> Bitboard {
+    unsafe fn single<const E: usize, const S: usize>(sq: usize, o: Bitboard) -> Bitboard {
         // SAFETY: single lookups' and latency's cells hold `SingleFn`s.
         unsafe { installed::<SingleFn, E, S>()(sq, o) }
     }

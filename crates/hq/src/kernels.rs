@@ -88,7 +88,7 @@ impl<const E: usize> Kernel for Single<E> {
     #[inline(always)]
     unsafe fn call(self, entry: *mut ()) -> Bitboard {
         // SAFETY: the caller's guarantee: a `SingleFn` of a backend that runs here.
-        unsafe { core::mem::transmute::<*mut (), SingleFn>(entry)(self.1, self.2) }
+        unsafe { core::mem::transmute::<*mut (), SingleFn>(entry)(self.1 as usize, self.2) }
     }
 }
 
