@@ -140,6 +140,23 @@ const X86_64_ROWS: &[Backend] = &[
     XopSsse3,
     XopModel,
 ];
+/// [`X86_64_ROWS`] and the hybrid backends (runs from 8112ff5 on).
+const X86_64_HYBRID_ROWS: &[Backend] = &[
+    Pext,
+    PextPdep,
+    Avx512,
+    Avx2,
+    HybridAvx512Pext,
+    HybridAvx2Pext,
+    Ssse3,
+    ScalarRankTable,
+    ScalarRankDiagonal,
+    ScalarReverse,
+    ReverseBitboards,
+    Classic,
+    XopSsse3,
+    XopModel,
+];
 const AMD: &[Vendor] = &[Vendor::Amd, Vendor::Hygon];
 
 /// `plan` with the first-rank-table HQ for dependency chains: the
@@ -212,31 +229,51 @@ pub const CLASSES: &[ClassChoice] = &[
         families: ANY_FAMILY,
         level: Level::X86V4,
         fast_pext: None,
-        // Set-wise calls: the AVX-512 fill, but for 1-2 bishops the loop
-        // over PEXT lookups (the only piece whose loop cleared the fill).
+        // Bishop and queen batches: a zmm of squares by GFNI HQ beside
+        // PEXT lookups, in one loop. Set-wise calls: the AVX-512 fill.
         plan: Plan {
             latency: Pieces {
                 rook: ScalarRankTable,
                 bishop: Pext,
                 queen: ScalarRankTable,
             },
-            setwise_loop: Pieces {
-                rook: 0,
-                bishop: 2,
-                queen: 0,
-            },
-            ..Plan::all(Pext).with_entry(Entry::Setwise, Avx512).with(
-                Entry::Batch,
-                Slider::Rook,
-                Avx512,
-            )
+            ..Plan::all(Pext)
+                .with_entry(Entry::Setwise, Avx512)
+                .with_entry(Entry::Batch, HybridAvx512Pext)
+                .with(Entry::Batch, Slider::Rook, Avx512)
         },
-        evidence: "measured: benches/results/intel-r-xeon-r-processor-f6-ma7-s1 (each cell the \
+        evidence: "measured: benches/results/intel-r-xeon-r-processor-f6-ma7-s8 (each cell the \
                    decision of its matrix.md: backends compared by paired intervals over fresh \
                    processes and code layouts, runtime build; single lookups by the hash perft)",
-        measured_on: &["intel-r-xeon-r-processor-f6-ma7-s1"],
-        measured_backends: X86_64_ROWS,
-        ties: &[],
+        measured_on: &["intel-r-xeon-r-processor-f6-ma7-s8"],
+        measured_backends: X86_64_HYBRID_ROWS,
+        ties: &[
+            Tie {
+                entry: Entry::Batch,
+                slider: Slider::Rook,
+                with: &[HybridAvx512Pext],
+            },
+            Tie {
+                entry: Entry::Latency,
+                slider: Slider::Queen,
+                with: &[HybridAvx2Pext],
+            },
+            Tie {
+                entry: Entry::Setwise,
+                slider: Slider::Rook,
+                with: &[HybridAvx512Pext],
+            },
+            Tie {
+                entry: Entry::Setwise,
+                slider: Slider::Bishop,
+                with: &[HybridAvx512Pext],
+            },
+            Tie {
+                entry: Entry::Setwise,
+                slider: Slider::Queen,
+                with: &[HybridAvx512Pext],
+            },
+        ],
     },
     ClassChoice {
         name: "amd-zen4",
