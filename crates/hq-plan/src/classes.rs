@@ -249,11 +249,6 @@ pub const CLASSES: &[ClassChoice] = &[
         measured_backends: X86_64_HYBRID_ROWS,
         ties: &[
             Tie {
-                entry: Entry::Batch,
-                slider: Slider::Rook,
-                with: &[HybridAvx512Pext],
-            },
-            Tie {
                 entry: Entry::Latency,
                 slider: Slider::Queen,
                 with: &[HybridAvx2Pext],
