@@ -61,6 +61,23 @@ pub struct Tie {
     pub with: &'static [Backend],
 }
 
+impl Tie {
+    /// The same tie for each piece of `entry` ([`Slider::ALL`]'s order).
+    pub const fn each_piece(entry: Entry, with: &'static [Backend]) -> [Tie; 3] {
+        let mut ties = [Tie {
+            entry,
+            slider: Slider::ALL[0],
+            with,
+        }; 3];
+        let mut i = 1;
+        while i < ties.len() {
+            ties[i].slider = Slider::ALL[i];
+            i += 1;
+        }
+        ties
+    }
+}
+
 impl ClassChoice {
     /// Whether a CPU with `identity`, on which `has_level` tells which
     /// levels are present, belongs to the class.
@@ -247,28 +264,16 @@ pub const CLASSES: &[ClassChoice] = &[
                    processes and code layouts, runtime build; single lookups by the hash perft)",
         measured_on: &["intel-r-xeon-r-processor-f6-ma7-s8"],
         measured_backends: X86_64_HYBRID_ROWS,
-        ties: &[
-            Tie {
+        // Set-wise calls: the hybrid's are the same fill code.
+        ties: &{
+            let [rook, bishop, queen] = Tie::each_piece(Entry::Setwise, &[HybridAvx512Pext]);
+            let chains = Tie {
                 entry: Entry::Latency,
                 slider: Slider::Queen,
                 with: &[HybridAvx2Pext],
-            },
-            Tie {
-                entry: Entry::Setwise,
-                slider: Slider::Rook,
-                with: &[HybridAvx512Pext],
-            },
-            Tie {
-                entry: Entry::Setwise,
-                slider: Slider::Bishop,
-                with: &[HybridAvx512Pext],
-            },
-            Tie {
-                entry: Entry::Setwise,
-                slider: Slider::Queen,
-                with: &[HybridAvx512Pext],
-            },
-        ],
+            };
+            [chains, rook, bishop, queen]
+        },
     },
     ClassChoice {
         name: "amd-zen4",
