@@ -181,6 +181,77 @@ fn class_ties(class: &ClassChoice, entry: Entry, slider: Slider) -> Vec<&'static
     ties
 }
 
+/// What each committed run ties with its class's backend, per class,
+/// entry point and piece. A class measured on several models keeps its
+/// backend wherever any of its runs could not separate the two, so its
+/// `ties` are checked against the union over its runs.
+#[derive(Default)]
+struct RunTies(Vec<RunTie>);
+
+/// One cell's ties: the class's, and each run's.
+struct RunTie {
+    class: &'static str,
+    entry: Entry,
+    slider: Slider,
+    listed: Vec<&'static str>,
+    runs: Vec<(String, Vec<String>)>,
+}
+
+impl RunTies {
+    /// The backends `run`'s figures tie with `class`'s for `entry` and
+    /// `slider`.
+    fn record(
+        &mut self,
+        class: &ClassChoice,
+        entry: Entry,
+        slider: Slider,
+        run: &str,
+        ties: &[&str],
+    ) {
+        let ties = ties.iter().map(|t| t.to_string()).collect();
+        let key = |t: &&mut RunTie| (t.class, t.entry, t.slider) == (class.name, entry, slider);
+        match self.0.iter_mut().find(key) {
+            Some(cell) => cell.runs.push((run.to_owned(), ties)),
+            None => self.0.push(RunTie {
+                class: class.name,
+                entry,
+                slider,
+                listed: class_ties(class, entry, slider),
+                runs: vec![(run.to_owned(), ties)],
+            }),
+        }
+    }
+
+    /// Every class's ties are the union of its runs'.
+    fn check(&self) {
+        for cell in &self.0 {
+            let mut union: Vec<&str> = cell
+                .runs
+                .iter()
+                .flat_map(|(_, t)| t)
+                .map(String::as_str)
+                .collect();
+            union.sort_unstable();
+            union.dedup();
+            let each: Vec<String> = cell
+                .runs
+                .iter()
+                .map(|(run, t)| format!("{run}: {t:?}"))
+                .collect();
+            assert_eq!(
+                cell.listed,
+                union,
+                "class {}'s ties for {} {} should be what its runs' figures tie with its backend, \
+                 the union over its runs ({})",
+                cell.class,
+                cell.entry.name(),
+                cell.slider,
+                each.join("; ")
+            );
+        }
+    }
+}
+
 /// The cell of `what` (entry point) and `piece` as the matrix's decisions
 /// name it.
 fn entry_name(cell: &Cell) -> &'static str {
@@ -193,6 +264,7 @@ fn the_choice_table_agrees_with_every_committed_run() {
     if runs.is_empty() {
         println!("choice: SKIPPED: no run is committed under benches/results/");
     }
+    let mut ties = RunTies::default();
     for r in &runs {
         let (id, has_level) = identity_of(r);
         let class: &ClassChoice = classify(id, has_level);
@@ -215,16 +287,17 @@ fn the_choice_table_agrees_with_every_committed_run() {
             r.cpu.id, class.name
         );
         match r.has_samples() {
-            true => agrees_with_intervals(r, class),
-            false => agrees_with_fixed_ratios(r, class),
+            true => agrees_with_intervals(r, class, &mut ties),
+            false => agrees_with_fixed_ratios(r, class, &mut ties),
         }
     }
+    ties.check();
 }
 
 /// The interval rule (schema 3): each cell's backend is the decision; the
 /// class's ties are the decision's; the free functions are not cleared
 /// below 0.90x the best backend in the throughput column.
-fn agrees_with_intervals(r: &Results, class: &ClassChoice) {
+fn agrees_with_intervals(r: &Results, class: &ClassChoice, ties: &mut RunTies) {
     let decisions = decide::decisions(r, footprint);
     let decision_of = |cell: &Cell| -> &Decision {
         let found = decisions.iter().find(|d| {
@@ -295,16 +368,7 @@ fn agrees_with_intervals(r: &Results, class: &ClassChoice) {
         let others: Vec<String> = d.tied.iter().filter(|t| **t != d.chosen).cloned().collect();
         let mut want: Vec<&str> = others.iter().map(String::as_str).collect();
         want.sort_unstable();
-        assert_eq!(
-            class_ties(class, cell.entry, slider),
-            want,
-            "{}: class {}'s ties for {} {} should be what the run's figures tie with its \
-             backend",
-            r.cpu.id,
-            class.name,
-            cell.what,
-            cell.piece
-        );
+        ties.record(class, cell.entry, slider, &r.cpu.id, &want);
     }
     // A piece's set-wise kernel, over the columns it serves
     // (`decide::joint`): the smallest table no column clears; the others
@@ -331,14 +395,8 @@ fn agrees_with_intervals(r: &Results, class: &ClassChoice) {
             .filter(|t| *t != kernel)
             .collect();
         want.sort_unstable();
-        assert_eq!(
-            class_ties(class, Entry::Setwise, slider),
-            want,
-            "{}: class {}'s set-wise ties for {slider} should be what the run's figures tie \
-             with its kernel in every column it serves",
-            r.cpu.id,
-            class.name
-        );
+        // What it ties with in every column it serves.
+        ties.record(class, Entry::Setwise, slider, &r.cpu.id, &want);
     }
     // The free functions in the throughput column, against the best
     // backend: not clearly below 0.90x.
@@ -370,7 +428,7 @@ fn agrees_with_intervals(r: &Results, class: &ClassChoice) {
 /// The fixed ratios of the earlier runs (one process per build, no
 /// samples): the class's backend reaches 0.95x the best backend row, and
 /// its ties are the backends within 5 % of it.
-fn agrees_with_fixed_ratios(r: &Results, class: &ClassChoice) {
+fn agrees_with_fixed_ratios(r: &Results, class: &ClassChoice, ties: &mut RunTies) {
     let backends = backend_rows(r);
     let meta = r.meta_of("runtime");
     let meta = meta.expect("a full run has the runtime build");
@@ -483,27 +541,12 @@ fn agrees_with_fixed_ratios(r: &Results, class: &ClassChoice) {
                     })
             });
         }
-        assert_eq!(
-            class_ties(class, cell.entry, slider),
-            within,
-            "{}: class {}'s ties for {} {} should be the backends within 5 % of {} in the \
-             committed run of the earlier method",
-            r.cpu.id,
-            class.name,
-            cell.what,
-            cell.piece,
-            own.name()
-        );
+        // The earlier method's ties: the backends within 5 % of the class's.
+        ties.record(class, cell.entry, slider, &r.cpu.id, &within);
     }
-    for (slider, ties) in setwise_ties {
-        assert_eq!(
-            class_ties(class, Entry::Setwise, slider),
-            ties,
-            "{}: class {}'s set-wise ties for {slider} should be the backends within 5 % of its \
-             kernel in every column it serves",
-            r.cpu.id,
-            class.name
-        );
+    // A set-wise kernel's: within 5 % in every column it serves.
+    for (slider, within) in setwise_ties {
+        ties.record(class, Entry::Setwise, slider, &r.cpu.id, &within);
     }
 }
 
