@@ -21,10 +21,12 @@ pub struct Args {
     pub check: bool,
 }
 
-/// A CPU's short name: its model name, family and model (`AMD EPYC 0x19/0x11`).
+/// A CPU's short name: its model name without trademark signs, family and
+/// model (`AMD EPYC 0x19/0x11`).
 fn cpu_name(r: &Results) -> String {
     let c = &r.cpu;
-    format!("{} {:#x}/{:#x}", c.model_name, c.family, c.model)
+    let name = c.model_name.replace("(R)", "").replace("(TM)", "");
+    format!("{name} {:#x}/{:#x}", c.family, c.model)
 }
 
 /// The best row of `kind` in the runtime build for `piece`'s throughput.
@@ -174,21 +176,17 @@ fn footprint() -> String {
 
 /// The README's speed section: one row per CPU, the free functions of the
 /// default build in throughput ÷ the best peer and ÷ the best backend, per
-/// piece, linking the run's `matrix.md` and `choice.svg`.
-fn speed(runs: &[Results], root: &Path) -> String {
+/// piece, the CPU's name linking the run's `matrix.md` (its charts are in
+/// `docs/benchmarks.md`).
+fn speed(runs: &[Results]) -> String {
     let body = runs.iter().map(|r| {
-        let id = &r.cpu.id;
-        let dir = format!("benches/results/{id}");
-        let mut links = vec![format!("[matrix]({dir}/matrix.md)")];
-        if root.join(&dir).join("choice.svg").exists() {
-            links.push(format!("[choice]({dir}/choice.svg)"));
-        }
+        let matrix = format!("benches/results/{}/matrix.md", r.cpu.id);
         let commit = &r.git_commit;
         let class = metas(r)
             .find(|(c, _)| *c == "runtime")
             .map(|(_, m)| &m.class);
         let class = class.map(|c| format!(" (`{c}`)")).unwrap_or_default();
-        let cpu = format!("{}{class}, `{commit}`: {}", cpu_name(r), links.join(", "));
+        let cpu = format!("[{}]({matrix}){class}, `{commit}`", cpu_name(r));
         let cells = PIECES.into_iter().flat_map(|piece| {
             [RowKind::Peer, RowKind::Backend].map(|kind| {
                 best_row(r, kind, piece)
@@ -198,7 +196,7 @@ fn speed(runs: &[Results], root: &Path) -> String {
         });
         line(&[&cpu], cells)
     });
-    let head = "CPU (class), commit: run|queen ÷ peer|÷ backend|rook ÷ peer|÷ backend|bishop ÷ peer|÷ backend";
+    let head = "CPU: run (class), commit|queen ÷ peer|÷ backend|rook ÷ peer|÷ backend|bishop ÷ peer|÷ backend";
     format!("{}\n", table(head, body, 1))
 }
 
@@ -241,7 +239,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let files = [
         (
             "README.md",
-            vec![("speed", speed(&runs, &root)), ("footprint", footprint())],
+            vec![("speed", speed(&runs)), ("footprint", footprint())],
         ),
         (
             "docs/benchmarks.md",
