@@ -259,12 +259,17 @@ pub const CLASSES: &[ClassChoice] = &[
                 .with_entry(Entry::Batch, HybridAvx512Pext)
                 .with(Entry::Batch, Slider::Rook, Avx512)
         },
-        evidence: "measured: benches/results/intel-r-xeon-r-processor-f6-ma7-s8 (each cell the \
-                   decision of its matrix.md: backends compared by paired intervals over fresh \
-                   processes and code layouts, runtime build; single lookups by the hash perft)",
-        measured_on: &["intel-r-xeon-r-processor-f6-ma7-s8"],
+        evidence: "measured: benches/results/intel-r-xeon-r-processor-f6-ma7-s8 and \
+                   intel-r-xeon-r-processor-f6-mcf-s2 (each cell the decision of each run's \
+                   matrix.md: backends compared by paired intervals over fresh processes and \
+                   code layouts, runtime build; single lookups by the hash perft)",
+        measured_on: &[
+            "intel-r-xeon-r-processor-f6-ma7-s8",
+            "intel-r-xeon-r-processor-f6-mcf-s2",
+        ],
         measured_backends: X86_64_HYBRID_ROWS,
-        // Set-wise calls: the hybrid's are the same fill code.
+        // Set-wise calls: the hybrid's are the same fill code. Rook
+        // batches: a tie on 0xcf, `avx512` clear on 0xa7.
         ties: &{
             let [rook, bishop, queen] = Tie::each_piece(Entry::Setwise, &[HybridAvx512Pext]);
             let chains = Tie {
@@ -272,7 +277,12 @@ pub const CLASSES: &[ClassChoice] = &[
                 slider: Slider::Queen,
                 with: &[HybridAvx2Pext],
             };
-            [chains, rook, bishop, queen]
+            let rook_batches = Tie {
+                entry: Entry::Batch,
+                slider: Slider::Rook,
+                with: &[HybridAvx512Pext],
+            };
+            [chains, rook_batches, rook, bishop, queen]
         },
     },
     ClassChoice {
