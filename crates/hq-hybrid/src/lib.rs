@@ -57,6 +57,12 @@ use hq_pext::Pext;
 /// proportion, the vector's share rounded down to whole registers: the
 /// vector never runs a padded register.
 ///
+/// Each step runs its lookups before its register. A PEXT lookup waits on
+/// a chain of loads (square, mask, PEXT, the attack set: in the rooks' 800
+/// KiB table often an L1 miss), the register on the vector ports; issued
+/// first, the loads are in flight while the vector work runs (measured:
+/// the commit message of the change).
+///
 /// Steps of whole slices matter: a loop over `chunks` (a step's length
 /// known only at run time) ran the queen batch at 0.6-0.8x this one, and
 /// steps that leave a remainder of 64 squares at 0.7-0.9x (figures in the
@@ -74,19 +80,19 @@ fn interleaved<const LANES: usize, const V: usize, const K: usize>(
     for (squares, out) in (&mut square_steps).zip(&mut out_steps) {
         let (by_vector, by_lookup) = squares.split_at(V);
         let (vector_out, lookup_out) = out.split_at_mut(V);
-        registers::<LANES>(by_vector, vector_out, &vector);
         for (o, &sq) in lookup_out.iter_mut().zip(by_lookup) {
             *o = lookup(sq);
         }
+        registers::<LANES>(by_vector, vector_out, &vector);
     }
     let (squares, out) = (square_steps.remainder(), out_steps.into_remainder());
     let split = squares.len() * V / (V + K) / LANES * LANES;
     let (by_vector, by_lookup) = squares.split_at(split);
     let (vector_out, lookup_out) = out.split_at_mut(split);
-    registers::<LANES>(by_vector, vector_out, &vector);
     for (o, &sq) in lookup_out.iter_mut().zip(by_lookup) {
         *o = lookup(sq);
     }
+    registers::<LANES>(by_vector, vector_out, &vector);
 }
 
 /// `vector` on each register of `LANES` squares (`squares.len()` is a
