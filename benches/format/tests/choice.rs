@@ -9,7 +9,8 @@
 //!   decided by the hash perft (an engine's search shape: a transposition
 //!   table thrashing the caches), then the engine-shaped loop; what ties
 //!   through every level goes to the smallest table footprint. The class's
-//!   backend must be that choice, its `ties` the backends tied with it, and
+//!   backend must be that choice, its `ties` the backends tied with it (in
+//!   a class measured on several models, in any of its runs), and
 //!   in the hash perft no backend may clear `auto` (or the free functions,
 //!   where held).
 //! * Runs of the earlier method (one process per build: the committed Zen

@@ -48,9 +48,10 @@ pub struct ClassChoice {
     pub ties: &'static [Tie],
 }
 
-/// Backends a class's committed run measured as a tie with the class's
-/// backend for one entry point and piece: their paired ratio's 95 %
+/// Backends a committed run of the class measured as a tie with the
+/// class's backend for one entry point and piece: their paired ratio's 95 %
 /// interval held 1 (runs of the earlier method: within 5 % of each other).
+/// A class measured on several models lists what any of its runs ties.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tie {
     /// The entry point.
