@@ -16,15 +16,16 @@ use std::path::Path;
 /// How each figure is derived from the samples, for `results.json`.
 pub fn statistic(s: &Sampling, seed: u64) -> String {
     let ms = s.sample_us as f64 / 1e3;
+    let (prune, after) = (crate::perft::PRUNE, crate::perft::PRUNE_AFTER);
     format!(
         "median over {} fresh processes (each with its own order of cells and environment size; \
          run seed {seed}) of each process's median of {} rounds (each round times every cell for \
          about {ms} ms, cache pressure {} ms, in a fresh random order), with a 95 % interval by \
          a hierarchical bootstrap (processes, then rounds); ratios paired by process and round; \
          deciding cells wider than ±3 % sampled further for up to {:.0} s; perft: {} processes of \
-         {} rounds per build (rows over 1.5x slower than the fastest timed in the first round only, \
-         and, but with --full, in the first process only), deciding rows sampled further for up to \
-         {:.0} s",
+         {} rounds per build (rows over {prune}x slower than the fastest timed in the first round \
+         only, and, but with --full, in the first {after} processes only), deciding rows sampled \
+         further for up to {:.0} s",
         s.processes,
         s.rounds,
         4.0 * ms,
