@@ -95,6 +95,25 @@ pub(crate) trait VariableShifts: Lanes {
     unsafe fn shl_var(self, counts: Self) -> Self;
     /// Each lane shifted right likewise (counts of 64 and more give 0).
     unsafe fn shr_var(self, counts: Self) -> Self;
+    /// Whether [`VariableShifts::lookup16`] is one instruction (AVX-512's
+    /// two-register permute). The batch kernels look their diagonal masks
+    /// up where it is, and compute them by shifts elsewhere.
+    const LOOKUP16_IN_ONE: bool = false;
+    /// Lane `i` = `table[self_i % 16]`. The default goes through memory;
+    /// AVX-512 overrides it with one permute over two registers.
+    #[inline(always)]
+    unsafe fn lookup16(self, table: &[u64; 16]) -> Self {
+        let mut words = [0u64; 8];
+        // SAFETY: the caller has the instruction set (the `Lanes` contract);
+        // `words` holds at least `LANES` words.
+        unsafe {
+            self.store(words.as_mut_ptr());
+            for w in words.iter_mut().take(Self::LANES) {
+                *w = table[(*w % 16) as usize];
+            }
+            Self::load(words.as_ptr())
+        }
+    }
     /// Each lane rotated left by its count (0..64) in `counts`. The default
     /// is two shifts; AVX-512 has one instruction.
     #[inline(always)]

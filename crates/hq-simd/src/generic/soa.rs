@@ -14,13 +14,16 @@
 //! attacks     = acc ^ rev(turned_acc)
 //! ```
 //!
-//! The masks are computed, not loaded (no gathers): rank `0xFF << 8r`, file
-//! `FILE_A << f`, diagonal `MAIN >> 8(f - r)` (or `<<` when negative),
-//! anti-diagonal `ANTI << 8(f + r - 7)`; variable shifts give 0 for counts of
-//! 64 and more, which handles the sign. The turned square's masks use the
-//! same counts with the signs swapped. Masks include the square itself: the
-//! slider's bit is cleared from the occupancy instead, and its two (always
-//! set) bits cancel in the final xor.
+//! The masks are computed or permuted, not loaded (no gathers): rank
+//! `0xFF << 8r`, file `FILE_A << f`, diagonal `MAIN >> 8(f - r)` (or `<<`
+//! when negative), anti-diagonal `ANTI << 8(f + r - 7)`; variable shifts
+//! give 0 for counts of 64 and more, which handles the sign. The turned
+//! square's masks use the same counts with the signs swapped. Where a
+//! register indexes 16 words in one instruction (AVX-512), the diagonals'
+//! masks come from [`DIAGONALS`] by `f - r` and `f + r - 7` instead: four
+//! permutes for the shifts and logic of the four masks. Masks include the
+//! square itself: the slider's bit is cleared from the occupancy instead,
+//! and its two (always set) bits cancel in the final xor.
 
 use crate::vector::VariableShifts;
 use hq_core::{Bitboard, Square};
@@ -28,6 +31,52 @@ use hq_core::{Bitboard, Square};
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const MAIN_DIAGONAL: u64 = 0x8040_2010_0804_0201;
 const ANTI_DIAGONAL: u64 = 0x0102_0408_1020_4080;
+
+/// Every diagonal's mask, and every anti-diagonal's, by `f - r` and
+/// `f + r - 7` (mod 16) of their squares, and the same for the turned
+/// board: what register types that index 16 words in one instruction look
+/// the masks up in (AVX-512: four `vpermt2q` and three index instructions
+/// for the eighteen shifts and logic instructions of the other branch).
+#[repr(C, align(64))]
+pub(crate) struct Diagonals {
+    main: [u64; 16],
+    turned_main: [u64; 16],
+    anti: [u64; 16],
+    turned_anti: [u64; 16],
+}
+
+/// [`Diagonals`]: the turned board's line through `63 - sq` is the line of
+/// the negated index.
+pub(crate) static DIAGONALS: Diagonals = {
+    /// `line` moved up by `ranks` (down if negative), for index `i` mod 16.
+    const fn moved(line: u64, i: usize, up: bool) -> u64 {
+        let ranks = if i < 8 { i as i32 } else { i as i32 - 16 };
+        let ranks = if up { ranks } else { -ranks };
+        match ranks {
+            0..8 => line << (8 * ranks),
+            -7..0 => line >> (-8 * ranks),
+            _ => 0, // index 8: no square's
+        }
+    }
+    let mut d = Diagonals {
+        main: [0; 16],
+        turned_main: [0; 16],
+        anti: [0; 16],
+        turned_anti: [0; 16],
+    };
+    let mut i = 0;
+    while i < 16 {
+        let negated = (16 - i) % 16;
+        // f - r = i: the main diagonal moved down i ranks.
+        d.main[i] = moved(MAIN_DIAGONAL, i, false);
+        d.turned_main[i] = moved(MAIN_DIAGONAL, negated, false);
+        // f + r - 7 = i: the anti-diagonal moved up i ranks.
+        d.anti[i] = moved(ANTI_DIAGONAL, i, true);
+        d.turned_anti[i] = moved(ANTI_DIAGONAL, negated, true);
+        i += 1;
+    }
+    d
+};
 
 /// Attacks of the lanes' squares (rook lines if `ROOK`, bishop lines if
 /// `BISHOP`) over `occ`, with `turned = occ.reverse_bits()` in every lane.
@@ -61,24 +110,37 @@ pub(crate) unsafe fn attacks<V: VariableShifts, const ROOK: bool, const BISHOP: 
             line(a.shl_var(file), a.shl_var(file.xor(V::splat(7))));
         }
         if BISHOP {
-            let zero = V::splat(0);
-            let file8 = file.shl_var(V::splat(3));
-            // 8(f - r) and its negation.
-            let d = file8.sub(rank8);
-            let nd = zero.sub(d);
-            let main = V::splat(MAIN_DIAGONAL);
-            line(
-                main.shr_var(d).or(main.shl_var(nd)),
-                main.shr_var(nd).or(main.shl_var(d)),
-            );
-            // 8(f + r - 7) and its negation.
-            let k = file8.sub(V::splat(56).sub(rank8));
-            let nk = zero.sub(k);
-            let anti = V::splat(ANTI_DIAGONAL);
-            line(
-                anti.shl_var(k).or(anti.shr_var(nk)),
-                anti.shl_var(nk).or(anti.shr_var(k)),
-            );
+            let [main, turned_main, anti, turned_anti] = if V::LOOKUP16_IN_ONE {
+                // f - r and f + r - 7 = f - (7 - r), as the shifts' counts
+                // below over 8 (the lookup takes them mod 16).
+                let rank = squares.shr_var(V::splat(3));
+                let (d, k) = (file.sub(rank), file.sub(rank.xor(V::splat(7))));
+                [
+                    d.lookup16(&DIAGONALS.main),
+                    d.lookup16(&DIAGONALS.turned_main),
+                    k.lookup16(&DIAGONALS.anti),
+                    k.lookup16(&DIAGONALS.turned_anti),
+                ]
+            } else {
+                let zero = V::splat(0);
+                let file8 = file.shl_var(V::splat(3));
+                // 8(f - r) and its negation.
+                let d = file8.sub(rank8);
+                let nd = zero.sub(d);
+                let main = V::splat(MAIN_DIAGONAL);
+                // 8(f + r - 7) and its negation.
+                let k = file8.sub(V::splat(56).sub(rank8));
+                let nk = zero.sub(k);
+                let anti = V::splat(ANTI_DIAGONAL);
+                [
+                    main.shr_var(d).or(main.shl_var(nd)),
+                    main.shr_var(nd).or(main.shl_var(d)),
+                    anti.shl_var(k).or(anti.shr_var(nk)),
+                    anti.shl_var(nk).or(anti.shr_var(k)),
+                ]
+            };
+            line(main, turned_main);
+            line(anti, turned_anti);
         }
         acc.xor(turned_acc.reverse_bits())
     }
@@ -146,5 +208,34 @@ pub(crate) unsafe fn step<V: VariableShifts, const ROOK: bool, const BISHOP: boo
         let turned = V::splat(occupancy.reverse_bits());
         attacks::<V, ROOK, BISHOP>(V::load_squares(squares.as_ptr()), occ, turned)
             .store(out.as_mut_ptr().cast());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hq_core::{Line, line_mask};
+
+    #[test]
+    fn diagonal_tables_hold_each_squares_lines() {
+        for sq in Square::ALL {
+            let (f, r) = (sq.file() as usize, sq.rank() as usize);
+            let (d, k) = ((f + 16 - r) % 16, (f + r + 16 - 7) % 16);
+            let turned = Square::from_index_masked(63 - sq as u8);
+            let with_sq = |line| line_mask(line, sq) | sq.bit();
+            let with_turned = |line| line_mask(line, turned) | turned.bit();
+            assert_eq!(DIAGONALS.main[d], with_sq(Line::Diagonal), "{sq}");
+            assert_eq!(DIAGONALS.anti[k], with_sq(Line::AntiDiagonal), "{sq}");
+            assert_eq!(
+                DIAGONALS.turned_main[d],
+                with_turned(Line::Diagonal),
+                "{sq}"
+            );
+            assert_eq!(
+                DIAGONALS.turned_anti[k],
+                with_turned(Line::AntiDiagonal),
+                "{sq}"
+            );
+        }
     }
 }

@@ -103,9 +103,10 @@ macro_rules! ternary_logic {
     };
 }
 
-/// [`VariableShifts`] from the AVX2 (and AVX-512 rotate) intrinsics.
+/// [`VariableShifts`] from the AVX2 (and AVX-512 rotate) intrinsics, and
+/// any further items of the impl.
 macro_rules! variable_shifts {
-    ($t:ty, $sllv:path, $srlv:path $(, $rolv:path)?) => {
+    ($t:ty, $sllv:path, $srlv:path $(, $rolv:path)? $(; $($items:tt)*)?) => {
         impl VariableShifts for $t {
             #[inline(always)]
             unsafe fn shl_var(self, counts: Self) -> Self {
@@ -124,6 +125,7 @@ macro_rules! variable_shifts {
                 Self(unsafe { $rolv(self.0, counts.0) })
             }
             )?
+            $($($items)*)?
         }
     };
 }
@@ -241,7 +243,19 @@ impl Lanes for Zmm {
     fold_lanes!(|x| _mm512_reduce_or_epi64(x) as u64);
 }
 
-variable_shifts!(Zmm, _mm512_sllv_epi64, _mm512_srlv_epi64, _mm512_rolv_epi64);
+variable_shifts!(Zmm, _mm512_sllv_epi64, _mm512_srlv_epi64, _mm512_rolv_epi64;
+    const LOOKUP16_IN_ONE: bool = true;
+    #[inline(always)]
+    unsafe fn lookup16(self, table: &[u64; 16]) -> Self {
+        // SAFETY: the caller has AVX-512 (the `Lanes` contract); `table`
+        // holds 16 readable words, two registers' worth.
+        unsafe {
+            let low = _mm512_loadu_si512(table.as_ptr().cast());
+            let high = _mm512_loadu_si512(table.as_ptr().add(8).cast());
+            Zmm(_mm512_permutex2var_epi64(low, self.0, high))
+        }
+    }
+);
 
 #[cfg(test)]
 mod tests {
@@ -257,5 +271,42 @@ mod tests {
         assert_eq!(NIBBLE_REVERSED_LOW[1], 8);
         assert_eq!(NIBBLE_REVERSED_HIGH[1], 0x80);
         assert_eq!(&NIBBLE_REVERSED_LOW[16..], &NIBBLE_REVERSED_LOW[..16]);
+    }
+
+    /// `lookup16` of every index (and of indexes above 15, taken mod 16)
+    /// in every lane: AVX-512's permute, and the default through memory
+    /// (on `Ymm`) that the other register types have.
+    #[test]
+    fn lookup16_takes_each_lanes_index_mod_16() {
+        let table: [u64; 16] = core::array::from_fn(|i| 0x0101_0101_0101_0101 * (i as u64 + 1));
+        fn check<V: VariableShifts>(table: &[u64; 16]) {
+            for first in 0..32u64 {
+                let index: [u64; 8] = core::array::from_fn(|lane| first + 5 * lane as u64);
+                let mut got = [0u64; 8];
+                // SAFETY: the caller checked the CPU for V's instruction set.
+                unsafe {
+                    V::load(index.as_ptr())
+                        .lookup16(table)
+                        .store(got.as_mut_ptr())
+                };
+                for lane in 0..V::LANES {
+                    assert_eq!(
+                        got[lane],
+                        table[(index[lane] % 16) as usize],
+                        "lane {lane} of {index:?}"
+                    );
+                }
+            }
+        }
+        if std::is_x86_feature_detected!("avx512f") {
+            check::<Zmm>(&table);
+        } else {
+            std::eprintln!("lookup16: SKIPPED Zmm, this CPU has no AVX-512F");
+        }
+        if std::is_x86_feature_detected!("avx2") {
+            check::<Ymm>(&table);
+        } else {
+            std::eprintln!("lookup16: SKIPPED Ymm, this CPU has no AVX2");
+        }
     }
 }
