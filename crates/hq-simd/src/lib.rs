@@ -506,14 +506,14 @@ simd_backend! {
     queen generic::quad::queen::<YmmGfni>,
     // The pair records, the quad queen's records, the byte-swap control
     // and the bit matrix (one constant for the xmm rook and the ymm
-    // queen); the batches' diagonal masks; the `asm!` forms' records.
+    // queen); the batches' line masks; the `asm!` forms' records.
     tables size_of_val(&generic::pair::ROOK)
         + size_of_val(&generic::pair::BISHOP)
         + size_of_val(&generic::quad::RECORDS)
         + <arch::XmmGfni as vector::Lanes>::SWAP_BYTES_TABLES
         + <arch::XmmGfni as vector::Lanes>::REVERSE_BITS_TABLES
-        + size_of_val(&generic::soa::DIAGONALS)
-        + arch::EVEX_LOOKUP_TABLE_BYTES, elsewhere 21_040,
+        + size_of_val(&generic::soa::MASKS)
+        + arch::EVEX_LOOKUP_TABLE_BYTES, elsewhere 21_296,
     batch soa(Zmm),
     // The fill for every set: its cost does not depend on the number, it
     // is about that of two branch-free lookups, and a crossover test at 2

@@ -95,24 +95,24 @@ pub(crate) trait VariableShifts: Lanes {
     unsafe fn shl_var(self, counts: Self) -> Self;
     /// Each lane shifted right likewise (counts of 64 and more give 0).
     unsafe fn shr_var(self, counts: Self) -> Self;
-    /// Whether [`VariableShifts::lookup16`] is one instruction (AVX-512's
-    /// two-register permute). The batch kernels look their diagonal masks
-    /// up where it is, and compute them by shifts elsewhere.
-    const LOOKUP16_IN_ONE: bool = false;
+    /// Whether [`VariableShifts::lookup8`] and [`VariableShifts::lookup16`]
+    /// are one instruction each (AVX-512's permutes). The batch kernels
+    /// look their line masks up where they are, and compute them by shifts
+    /// elsewhere.
+    const LOOKUPS_IN_ONE: bool = false;
+    /// Lane `i` = `table[self_i % 8]`. The default goes through memory;
+    /// AVX-512 overrides it with one permute.
+    #[inline(always)]
+    unsafe fn lookup8(self, table: &[u64; 8]) -> Self {
+        // SAFETY: the caller has the instruction set (the `Lanes` contract).
+        unsafe { lookup_through_memory(self, table) }
+    }
     /// Lane `i` = `table[self_i % 16]`. The default goes through memory;
     /// AVX-512 overrides it with one permute over two registers.
     #[inline(always)]
     unsafe fn lookup16(self, table: &[u64; 16]) -> Self {
-        let mut words = [0u64; 8];
-        // SAFETY: the caller has the instruction set (the `Lanes` contract);
-        // `words` holds at least `LANES` words.
-        unsafe {
-            self.store(words.as_mut_ptr());
-            for w in words.iter_mut().take(Self::LANES) {
-                *w = table[(*w % 16) as usize];
-            }
-            Self::load(words.as_ptr())
-        }
+        // SAFETY: as `lookup8`.
+        unsafe { lookup_through_memory(self, table) }
     }
     /// Each lane rotated left by its count (0..64) in `counts`. The default
     /// is two shifts; AVX-512 has one instruction.
@@ -123,6 +123,26 @@ pub(crate) trait VariableShifts: Lanes {
             let back = Self::splat(64).sub(counts);
             self.shl_var(counts).or(self.shr_var(back))
         }
+    }
+}
+
+/// Lane `i` = `table[self_i % N]`, lane by lane through memory (`N` is 8
+/// or 16).
+///
+/// # Safety
+///
+/// The caller has `V`'s instruction set (the [`Lanes`] contract).
+#[inline(always)]
+unsafe fn lookup_through_memory<V: Lanes, const N: usize>(index: V, table: &[u64; N]) -> V {
+    let mut words = [0u64; 8];
+    // SAFETY: the caller has V's instruction set; `words` holds at least
+    // `LANES` (at most 8) words.
+    unsafe {
+        index.store(words.as_mut_ptr());
+        for w in words.iter_mut().take(V::LANES) {
+            *w = table[*w as usize % N];
+        }
+        V::load(words.as_ptr())
     }
 }
 

@@ -19,11 +19,11 @@
 //! when negative), anti-diagonal `ANTI << 8(f + r - 7)`; variable shifts
 //! give 0 for counts of 64 and more, which handles the sign. The turned
 //! square's masks use the same counts with the signs swapped. Where a
-//! register indexes 16 words in one instruction (AVX-512), the diagonals'
-//! masks come from [`DIAGONALS`] by `f - r` and `f + r - 7` instead: four
-//! permutes for the shifts and logic of the four masks. Masks include the
-//! square itself: the slider's bit is cleared from the occupancy instead,
-//! and its two (always set) bits cancel in the final xor.
+//! register indexes 8 and 16 words in one instruction each (AVX-512), the
+//! masks come from [`MASKS`] instead, by `r`, `f`, `f - r` and
+//! `f + r - 7`: a permute per mask. Masks include the square itself: the
+//! slider's bit is cleared from the occupancy instead, and its two (always
+//! set) bits cancel in the final xor.
 
 use crate::vector::VariableShifts;
 use hq_core::{Bitboard, Square};
@@ -32,23 +32,29 @@ const FILE_A: u64 = 0x0101_0101_0101_0101;
 const MAIN_DIAGONAL: u64 = 0x8040_2010_0804_0201;
 const ANTI_DIAGONAL: u64 = 0x0102_0408_1020_4080;
 
-/// Every diagonal's mask, and every anti-diagonal's, by `f - r` and
-/// `f + r - 7` (mod 16) of their squares, and the same for the turned
-/// board: what register types that index 16 words in one instruction look
-/// the masks up in (AVX-512: four `vpermt2q` and three index instructions
-/// for the eighteen shifts and logic instructions of the other branch).
+/// Each line's mask, for both boards, by a small index of the square:
+/// ranks by `r`, files by `f`, diagonals by `f - r`, anti-diagonals by
+/// `f + r - 7` (the last two mod 16). Register types that index 8 and 16
+/// words in one instruction look the masks up here instead of shifting
+/// (AVX-512: eight permutes and four index instructions for 14 shifts and
+/// 14 logic instructions per register of queens).
 #[repr(C, align(64))]
-pub(crate) struct Diagonals {
+pub(crate) struct MaskTables {
+    rank: [u64; 8],
+    turned_rank: [u64; 8],
+    file: [u64; 8],
+    turned_file: [u64; 8],
     main: [u64; 16],
     turned_main: [u64; 16],
     anti: [u64; 16],
     turned_anti: [u64; 16],
 }
 
-/// [`Diagonals`]: the turned board's line through `63 - sq` is the line of
-/// the negated index.
-pub(crate) static DIAGONALS: Diagonals = {
-    /// `line` moved up by `ranks` (down if negative), for index `i` mod 16.
+/// [`MaskTables`]: the turned board's line through `63 - sq` is the line
+/// of rank `7 - r`, file `7 - f`, and the negated diagonal indexes.
+pub(crate) static MASKS: MaskTables = {
+    /// `line` moved up by index `i` ranks (down if `up` is false), `i`
+    /// taken as a signed number mod 16.
     const fn moved(line: u64, i: usize, up: bool) -> u64 {
         let ranks = if i < 8 { i as i32 } else { i as i32 - 16 };
         let ranks = if up { ranks } else { -ranks };
@@ -58,24 +64,36 @@ pub(crate) static DIAGONALS: Diagonals = {
             _ => 0, // index 8: no square's
         }
     }
-    let mut d = Diagonals {
+    let mut t = MaskTables {
+        rank: [0; 8],
+        turned_rank: [0; 8],
+        file: [0; 8],
+        turned_file: [0; 8],
         main: [0; 16],
         turned_main: [0; 16],
         anti: [0; 16],
         turned_anti: [0; 16],
     };
     let mut i = 0;
+    while i < 8 {
+        t.rank[i] = 0xFF << (8 * i);
+        t.turned_rank[i] = 0xFF << (8 * (7 - i));
+        t.file[i] = FILE_A << i;
+        t.turned_file[i] = FILE_A << (7 - i);
+        i += 1;
+    }
+    let mut i = 0;
     while i < 16 {
         let negated = (16 - i) % 16;
         // f - r = i: the main diagonal moved down i ranks.
-        d.main[i] = moved(MAIN_DIAGONAL, i, false);
-        d.turned_main[i] = moved(MAIN_DIAGONAL, negated, false);
+        t.main[i] = moved(MAIN_DIAGONAL, i, false);
+        t.turned_main[i] = moved(MAIN_DIAGONAL, negated, false);
         // f + r - 7 = i: the anti-diagonal moved up i ranks.
-        d.anti[i] = moved(ANTI_DIAGONAL, i, true);
-        d.turned_anti[i] = moved(ANTI_DIAGONAL, negated, true);
+        t.anti[i] = moved(ANTI_DIAGONAL, i, true);
+        t.turned_anti[i] = moved(ANTI_DIAGONAL, negated, true);
         i += 1;
     }
-    d
+    t
 };
 
 /// Attacks of the lanes' squares (rook lines if `ROOK`, bishop lines if
@@ -99,48 +117,49 @@ pub(crate) unsafe fn attacks<V: VariableShifts, const ROOK: bool, const BISHOP: 
 
         let mut acc = V::splat(0);
         let mut turned_acc = V::splat(0);
-        let mut line = |m: V, turned_m: V| {
+        let mut line = |[m, turned_m]: [V; 2]| {
             acc = acc.xor_of_and(occ.and(m).sub(bits), m);
             turned_acc = turned_acc.xor_of_and(turned.and(turned_m).sub(turned_bits), turned_m);
         };
-        if ROOK {
-            let ff = V::splat(0xFF);
-            line(ff.shl_var(rank8), ff.shl_var(rank8.xor(V::splat(56))));
-            let a = V::splat(FILE_A);
-            line(a.shl_var(file), a.shl_var(file.xor(V::splat(7))));
-        }
-        if BISHOP {
-            let [main, turned_main, anti, turned_anti] = if V::LOOKUP16_IN_ONE {
-                // f - r and f + r - 7 = f - (7 - r), as the shifts' counts
-                // below over 8 (the lookup takes them mod 16).
-                let rank = squares.shr_var(V::splat(3));
+        if V::LOOKUPS_IN_ONE {
+            let rank = squares.shr_var(V::splat(3));
+            if ROOK {
+                line([rank.lookup8(&MASKS.rank), rank.lookup8(&MASKS.turned_rank)]);
+                line([file.lookup8(&MASKS.file), file.lookup8(&MASKS.turned_file)]);
+            }
+            if BISHOP {
+                // f - r, and f + r - 7 = f - (7 - r).
                 let (d, k) = (file.sub(rank), file.sub(rank.xor(V::splat(7))));
-                [
-                    d.lookup16(&DIAGONALS.main),
-                    d.lookup16(&DIAGONALS.turned_main),
-                    k.lookup16(&DIAGONALS.anti),
-                    k.lookup16(&DIAGONALS.turned_anti),
-                ]
-            } else {
+                line([d.lookup16(&MASKS.main), d.lookup16(&MASKS.turned_main)]);
+                line([k.lookup16(&MASKS.anti), k.lookup16(&MASKS.turned_anti)]);
+            }
+        } else {
+            if ROOK {
+                let ff = V::splat(0xFF);
+                line([ff.shl_var(rank8), ff.shl_var(rank8.xor(V::splat(56)))]);
+                let a = V::splat(FILE_A);
+                line([a.shl_var(file), a.shl_var(file.xor(V::splat(7)))]);
+            }
+            if BISHOP {
                 let zero = V::splat(0);
                 let file8 = file.shl_var(V::splat(3));
                 // 8(f - r) and its negation.
                 let d = file8.sub(rank8);
                 let nd = zero.sub(d);
                 let main = V::splat(MAIN_DIAGONAL);
+                line([
+                    main.shr_var(d).or(main.shl_var(nd)),
+                    main.shr_var(nd).or(main.shl_var(d)),
+                ]);
                 // 8(f + r - 7) and its negation.
                 let k = file8.sub(V::splat(56).sub(rank8));
                 let nk = zero.sub(k);
                 let anti = V::splat(ANTI_DIAGONAL);
-                [
-                    main.shr_var(d).or(main.shl_var(nd)),
-                    main.shr_var(nd).or(main.shl_var(d)),
+                line([
                     anti.shl_var(k).or(anti.shr_var(nk)),
                     anti.shl_var(nk).or(anti.shr_var(k)),
-                ]
-            };
-            line(main, turned_main);
-            line(anti, turned_anti);
+                ]);
+            }
         }
         acc.xor(turned_acc.reverse_bits())
     }
@@ -217,25 +236,23 @@ mod tests {
     use hq_core::{Line, line_mask};
 
     #[test]
-    fn diagonal_tables_hold_each_squares_lines() {
+    fn mask_tables_hold_each_squares_lines() {
         for sq in Square::ALL {
             let (f, r) = (sq.file() as usize, sq.rank() as usize);
             let (d, k) = ((f + 16 - r) % 16, (f + r + 16 - 7) % 16);
             let turned = Square::from_index_masked(63 - sq as u8);
-            let with_sq = |line| line_mask(line, sq) | sq.bit();
-            let with_turned = |line| line_mask(line, turned) | turned.bit();
-            assert_eq!(DIAGONALS.main[d], with_sq(Line::Diagonal), "{sq}");
-            assert_eq!(DIAGONALS.anti[k], with_sq(Line::AntiDiagonal), "{sq}");
-            assert_eq!(
-                DIAGONALS.turned_main[d],
-                with_turned(Line::Diagonal),
-                "{sq}"
-            );
-            assert_eq!(
-                DIAGONALS.turned_anti[k],
-                with_turned(Line::AntiDiagonal),
-                "{sq}"
-            );
+            let on_board = |line| line_mask(line, sq) | sq.bit();
+            let on_turned = |line| line_mask(line, turned) | turned.bit();
+            let lines = [
+                (MASKS.rank[r], MASKS.turned_rank[r], Line::Rank),
+                (MASKS.file[f], MASKS.turned_file[f], Line::File),
+                (MASKS.main[d], MASKS.turned_main[d], Line::Diagonal),
+                (MASKS.anti[k], MASKS.turned_anti[k], Line::AntiDiagonal),
+            ];
+            for (mask, turned_mask, line) in lines {
+                assert_eq!(mask, on_board(line), "{line:?} of {sq}");
+                assert_eq!(turned_mask, on_turned(line), "{line:?} of {sq}, turned");
+            }
         }
     }
 }

@@ -244,11 +244,17 @@ impl Lanes for Zmm {
 }
 
 variable_shifts!(Zmm, _mm512_sllv_epi64, _mm512_srlv_epi64, _mm512_rolv_epi64;
-    const LOOKUP16_IN_ONE: bool = true;
+    const LOOKUPS_IN_ONE: bool = true;
+    #[inline(always)]
+    unsafe fn lookup8(self, table: &[u64; 8]) -> Self {
+        // SAFETY: the caller has AVX-512 (the `Lanes` contract); the
+        // table holds 8 readable words, a register's worth.
+        unsafe { Zmm(_mm512_permutexvar_epi64(self.0, _mm512_loadu_si512(table.as_ptr().cast()))) }
+    }
     #[inline(always)]
     unsafe fn lookup16(self, table: &[u64; 16]) -> Self {
-        // SAFETY: the caller has AVX-512 (the `Lanes` contract); `table`
-        // holds 16 readable words, two registers' worth.
+        // SAFETY: the caller has AVX-512 (the `Lanes` contract); the
+        // table holds 16 readable words, two registers' worth.
         unsafe {
             let low = _mm512_loadu_si512(table.as_ptr().cast());
             let high = _mm512_loadu_si512(table.as_ptr().add(8).cast());
@@ -273,40 +279,43 @@ mod tests {
         assert_eq!(&NIBBLE_REVERSED_LOW[16..], &NIBBLE_REVERSED_LOW[..16]);
     }
 
-    /// `lookup16` of every index (and of indexes above 15, taken mod 16)
-    /// in every lane: AVX-512's permute, and the default through memory
-    /// (on `Ymm`) that the other register types have.
+    /// `lookup8` and `lookup16` of every index (and of indexes above, taken
+    /// mod 8 and 16) in every lane: AVX-512's permutes, and the default
+    /// through memory (on `Ymm`) that the other register types have.
     #[test]
-    fn lookup16_takes_each_lanes_index_mod_16() {
+    fn lookups_take_each_lanes_index_mod_the_tables_length() {
         let table: [u64; 16] = core::array::from_fn(|i| 0x0101_0101_0101_0101 * (i as u64 + 1));
-        fn check<V: VariableShifts>(table: &[u64; 16]) {
+        let low: [u64; 8] = core::array::from_fn(|i| table[i]);
+        fn check<V: VariableShifts>(table: &[u64; 16], low: &[u64; 8]) {
             for first in 0..32u64 {
                 let index: [u64; 8] = core::array::from_fn(|lane| first + 5 * lane as u64);
-                let mut got = [0u64; 8];
+                let (mut by16, mut by8) = ([0u64; 8], [0u64; 8]);
                 // SAFETY: the caller checked the CPU for V's instruction set.
                 unsafe {
-                    V::load(index.as_ptr())
-                        .lookup16(table)
-                        .store(got.as_mut_ptr())
-                };
+                    let index = V::load(index.as_ptr());
+                    index.lookup16(table).store(by16.as_mut_ptr());
+                    index.lookup8(low).store(by8.as_mut_ptr());
+                }
                 for lane in 0..V::LANES {
+                    let i = index[lane] as usize;
                     assert_eq!(
-                        got[lane],
-                        table[(index[lane] % 16) as usize],
-                        "lane {lane} of {index:?}"
+                        by16[lane],
+                        table[i % 16],
+                        "lookup16, lane {lane} of {index:?}"
                     );
+                    assert_eq!(by8[lane], low[i % 8], "lookup8, lane {lane} of {index:?}");
                 }
             }
         }
         if std::is_x86_feature_detected!("avx512f") {
-            check::<Zmm>(&table);
+            check::<Zmm>(&table, &low);
         } else {
-            std::eprintln!("lookup16: SKIPPED Zmm, this CPU has no AVX-512F");
+            std::eprintln!("lookups: SKIPPED Zmm, this CPU has no AVX-512F");
         }
         if std::is_x86_feature_detected!("avx2") {
-            check::<Ymm>(&table);
+            check::<Ymm>(&table, &low);
         } else {
-            std::eprintln!("lookup16: SKIPPED Ymm, this CPU has no AVX2");
+            std::eprintln!("lookups: SKIPPED Ymm, this CPU has no AVX2");
         }
     }
 }
