@@ -36,8 +36,9 @@ const ANTI_DIAGONAL: u64 = 0x0102_0408_1020_4080;
 /// ranks by `r`, files by `f`, diagonals by `f - r`, anti-diagonals by
 /// `f + r - 7` (the last two mod 16). Register types that index 8 and 16
 /// words in one instruction look the masks up here instead of shifting
-/// (AVX-512: eight permutes and four index instructions for 14 shifts and
-/// 14 logic instructions per register of queens).
+/// (AVX-512: eight permutes and four index instructions for the 13 shifts
+/// and 11 subtractions, xors and ors of the other branch, per register of
+/// queens).
 #[repr(C, align(64))]
 pub(crate) struct MaskTables {
     rank: [u64; 8],
