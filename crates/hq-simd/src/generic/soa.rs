@@ -53,7 +53,15 @@ pub(crate) struct MaskTables {
 
 /// [`MaskTables`]: the turned board's line through `63 - sq` is the line
 /// of rank `7 - r`, file `7 - f`, and the negated diagonal indexes.
-pub(crate) static MASKS: MaskTables = {
+///
+/// A `const`, not a `static`: inlined into another crate (`hq-hybrid`,
+/// the facade), a `static` is an external global that LLVM cannot prove
+/// unchanged by the kernel's stores through `out`, so the out-of-line
+/// hybrid batch loaded its tables again at every step (ten zmm loads
+/// beside the PEXT half's, which is bound by its loads). A `const`'s copy
+/// is a constant whose loads leave the loop (measured: the commit
+/// message of the change).
+pub(crate) const MASKS: MaskTables = {
     /// `line` moved up by index `i` ranks (down if `up` is false), `i`
     /// taken as a signed number mod 16.
     const fn moved(line: u64, i: usize, up: bool) -> u64 {
