@@ -126,7 +126,7 @@ pub(crate) trait VariableShifts: Lanes {
     }
 }
 
-/// Lane `i` = `table[self_i % N]`, lane by lane through memory (`N` is 8
+/// Lane `i` = `table[index_i % N]`, lane by lane through memory (`N` is 8
 /// or 16).
 ///
 /// # Safety
