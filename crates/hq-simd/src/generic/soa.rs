@@ -122,7 +122,6 @@ pub(crate) unsafe fn attacks<V: VariableShifts, const ROOK: bool, const BISHOP: 
         let occ = occ.and_not(bits);
         let turned = turned.and_not(turned_bits);
         let file = squares.and(V::splat(7));
-        let rank8 = squares.and(V::splat(56));
 
         let mut acc = V::splat(0);
         let mut turned_acc = V::splat(0);
@@ -143,6 +142,7 @@ pub(crate) unsafe fn attacks<V: VariableShifts, const ROOK: bool, const BISHOP: 
                 line([k.lookup16(&MASKS.anti), k.lookup16(&MASKS.turned_anti)]);
             }
         } else {
+            let rank8 = squares.and(V::splat(56));
             if ROOK {
                 let ff = V::splat(0xFF);
                 line([ff.shl_var(rank8), ff.shl_var(rank8.xor(V::splat(56)))]);
