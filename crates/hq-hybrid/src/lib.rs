@@ -24,6 +24,14 @@
 //! rook directions by the fill, each queen's bishop half by PEXT) was
 //! measured and lost to the fill.
 //!
+//! The lead needs spare issue slots. `avx512` alone is bound by its
+//! vector ports, with issue slots to spare; the PEXT half fills them. When
+//! the core's other hardware thread is busy, this thread gets about half
+//! the issue width, instructions per lookup decide, and the hybrid (more
+//! instructions per lookup than `avx512`) runs at about the vector
+//! backend's speed. `benches/examples/core_share.rs` measures the two
+//! states apart; `docs/benchmarks.md` has the figures.
+//!
 //! | token | level | vector half |
 //! |---|---|---|
 //! | [`HybridAvx512Pext`] (`hybrid-avx512-pext`) | x86-64-v4 + GFNI | [`hq_simd::Avx512`] |
