@@ -1,4 +1,5 @@
-//! Batch throughput split by whether this thread had its core to itself.
+//! Batch (or single-lookup) throughput split by whether this thread had
+//! its core to itself.
 //!
 //! On a core with two hardware threads, a busy sibling thread (another
 //! tenant of a cloud host, or an engine's own second search thread) takes
@@ -8,15 +9,18 @@
 //! A bench run on a shared host mixes both states in one process, within
 //! seconds; this splits them.
 //!
-//! Each round times every backend's batch once, back to back, between two
+//! Each round times every backend's lookups once (64 squares on each of 64
+//! occupancies, five times), back to back, between two
 //! probes of the issue width (a loop of independent adds, instructions per
 //! cycle). A round counts as "core to itself" when both probes reach 0.85
 //! of the best rate of the run, as "shared" when both stay under 0.7;
 //! rounds in between are left out. Ratios are per round, against the first
-//! backend listed, then the median.
+//! backend listed, then the median. The best rate is the run's own (its
+//! 95th percentile): a run that never had the core to itself calls its
+//! least shared rounds so, which the printed rates show.
 //!
 //! ```text
-//! cargo run --release -p hq-benches --example core_share [-- --piece rook --backend pext --backend avx512]
+//! cargo run --release -p hq-benches --example core_share [-- --piece rook --entry single --backend pext --backend avx512]
 //! ```
 //!
 //! x86-64 only (the probe is `asm!`).
@@ -31,12 +35,24 @@ enum Piece {
     Bishop,
 }
 
+/// The entry point timed.
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+enum Entry {
+    /// A batch of 64 squares per call.
+    Batch,
+    /// Independent single lookups (the matrix's throughput column).
+    Single,
+}
+
 /// Batch rows by state of the core.
 #[derive(Parser)]
 struct Args {
     /// The piece.
     #[arg(long, value_enum, default_value_t = Piece::Queen)]
     piece: Piece,
+    /// The entry point.
+    #[arg(long, value_enum, default_value_t = Entry::Batch)]
+    entry: Entry,
     /// Backends to time, the first the ratios' base (default: of `avx512`,
     /// `pext`, `hybrid-avx512-pext`, `avx2` and `hybrid-avx2-pext`, in this
     /// order, those this CPU runs).
@@ -61,7 +77,7 @@ fn main() {
 
 #[cfg(target_arch = "x86_64")]
 mod imp {
-    use super::{Args, Piece};
+    use super::{Args, Entry, Piece};
     use hq::{Backend, Bitboard, Slider, SliderAttacks, Square, WithBackend};
     use std::hint::black_box;
     use std::time::Instant;
@@ -110,15 +126,17 @@ mod imp {
         n as f64 / start.elapsed().as_nanos() as f64
     }
 
-    /// One backend's batches over every occupancy, `REPEATS` times, in the
-    /// backend's job (compiled for its level, the batch inlined).
-    struct Batches<'a> {
+    /// One backend's lookups of every square on every occupancy, `REPEATS`
+    /// times, in the backend's job (compiled for its level, the lookups
+    /// inlined): a batch per occupancy, or single lookups.
+    struct Lookups<'a> {
+        entry: Entry,
         slider: Slider,
         squares: &'a [Square],
         occupancies: &'a [Bitboard],
     }
 
-    impl WithBackend for Batches<'_> {
+    impl WithBackend for Lookups<'_> {
         /// Nanoseconds per lookup.
         type Output = f64;
         #[inline(always)]
@@ -128,6 +146,12 @@ mod imp {
             let mut sink = 0;
             for _ in 0..REPEATS {
                 for &occupancy in self.occupancies {
+                    if self.entry == Entry::Single {
+                        for &sq in self.squares {
+                            sink ^= self.slider.single(t, sq, black_box(occupancy)).0;
+                        }
+                        continue;
+                    }
                     match self.slider {
                         Slider::Rook => t.rook_attacks_batch(self.squares, occupancy, &mut out),
                         Slider::Bishop => t.bishop_attacks_batch(self.squares, occupancy, &mut out),
@@ -204,7 +228,8 @@ mod imp {
         while start.elapsed().as_secs() < args.seconds {
             let before = adds_per_ns() / ghz;
             for (b, t) in backends.iter().zip(&mut times) {
-                let job = Batches {
+                let job = Lookups {
+                    entry: args.entry,
                     slider,
                     squares: &squares,
                     occupancies: &occupancies,
@@ -233,7 +258,11 @@ mod imp {
         };
         let (alone, shared) = (rounds(true), rounds(false));
         println!(
-            "{slider:?} batches, {} rounds at {ghz:.2} GHz: {} with the core to itself, {} shared, {} between (left out)",
+            "{slider:?} {}, {} rounds at {ghz:.2} GHz: {} with the core to itself, {} shared, {} between (left out)",
+            match args.entry {
+                Entry::Batch => "batches",
+                Entry::Single => "single lookups",
+            },
             probes.len(),
             alone.len(),
             shared.len(),
