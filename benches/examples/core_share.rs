@@ -10,9 +10,8 @@
 //! seconds; this splits them.
 //!
 //! Each round times every backend's lookups once (64 squares on each of 64
-//! occupancies, five times), back to back, between two
-//! probes of the issue width (a loop of independent adds, instructions per
-//! cycle). A round counts as "core to itself" when both probes reach 0.85
+//! occupancies, five times), back to back, between two probes of the
+//! issue width (a loop of independent adds, instructions per cycle). A round counts as "core to itself" when both probes reach 0.85
 //! of the best rate of the run, as "shared" when both stay under 0.7;
 //! rounds in between are left out. Ratios are per round, against the first
 //! backend listed, then the median. The best rate is the run's own (its
@@ -27,7 +26,7 @@
 
 use clap::{Parser, ValueEnum};
 
-/// The piece whose batches are timed.
+/// The piece timed.
 #[derive(Clone, Copy, ValueEnum)]
 enum Piece {
     Queen,
@@ -40,11 +39,12 @@ enum Piece {
 enum Entry {
     /// A batch of 64 squares per call.
     Batch,
-    /// Independent single lookups (the matrix's throughput column).
+    /// Independent single lookups (as the matrix's throughput column, on
+    /// warmer inputs: the same 64 squares and 64 occupancies every round).
     Single,
 }
 
-/// Batch rows by state of the core.
+/// Lookups timed by state of the core.
 #[derive(Parser)]
 struct Args {
     /// The piece.
