@@ -16,6 +16,8 @@ use hq_core::cpu::Level;
 use hq_core::{Bitboard, Line, Slider, Square};
 use hq_pext_tables::{BISHOP_LAYOUT, BISHOP_STEPS, PACKED, ROOK_LAYOUT, ROOK_STEPS, walk};
 
+use super::Piece;
+
 /// One piece's entries by square: the relevant-occupancy masks, the
 /// empty-board attacks the packed sets unpack onto, and each square's
 /// first entry in [`PACKED`].
@@ -35,6 +37,34 @@ struct PieceEntries {
 // SAFETY: the pointers point into the immutable static `PACKED`; nothing
 // is ever written through them.
 unsafe impl Sync for PieceEntries {}
+
+impl PieceEntries {
+    /// `piece`'s mask, span and packed-set pointer on `sq`: elements `i`,
+    /// `64 + i` and `128 + i` (8 bytes each) from the start of the table,
+    /// `i` the square plus 192 for bishops, as `Pext`'s entries are read
+    /// (one base, the scaled addressing mode).
+    #[inline(always)]
+    fn of(&self, piece: Piece, sq: Square) -> (u64, u64, *const u16) {
+        const {
+            assert!(core::mem::offset_of!(Entries, spans) == 64 * 8);
+            assert!(core::mem::offset_of!(Entries, packed) == 128 * 8);
+            assert!(core::mem::offset_of!(PieceEntries, bishop) == 192 * 8);
+        };
+        let i = piece as usize * 192 + sq as usize;
+        let base = core::ptr::from_ref(self);
+        // SAFETY: `i < 256`; elements `i` and `64 + i` of the `u64`s from
+        // the start are the piece's `masks[sq]` and `spans[sq]`, element
+        // `128 + i` of the pointers its `packed[sq]` (the assertions
+        // above; all three arrays hold 8-byte elements), all inside `self`.
+        unsafe {
+            (
+                *base.cast::<u64>().add(i),
+                *base.cast::<u64>().add(64 + i),
+                *base.cast::<*const u16>().add(128 + i),
+            )
+        }
+    }
+}
 
 /// The entries of a layout (`steps`' pieces), pointing into [`PACKED`].
 const fn entries(layout: &[(u64, usize); 64], steps: &[(i32, i32); 4]) -> Entries {
@@ -63,9 +93,9 @@ static ENTRIES: PieceEntries = PieceEntries {
 
 impl PextPdep {
     #[inline(always)]
-    fn lookup(self, entries: &Entries, sq: Square, occupancy: u64) -> u64 {
+    fn lookup(self, piece: Piece, sq: Square, occupancy: u64) -> u64 {
         // SAFETY: the square's own mask.
-        unsafe { self.lookup_masked(entries, sq, occupancy, entries.masks[sq as usize]) }
+        unsafe { self.lookup_masked(piece, sq, occupancy, ENTRIES.of(piece, sq).0) }
     }
 
     /// The lookup with `mask` in place of the square's (the keyed form).
@@ -75,15 +105,14 @@ impl PextPdep {
     /// `mask` must be a subset of the square's mask (that mask, or 0), so
     /// that the index stays inside the square's slice.
     #[inline(always)]
-    unsafe fn lookup_masked(self, entries: &Entries, sq: Square, occupancy: u64, mask: u64) -> u64 {
-        let i = sq as usize;
-        let (span, packed) = (entries.spans[i], entries.packed[i]);
+    unsafe fn lookup_masked(self, piece: Piece, sq: Square, occupancy: u64, mask: u64) -> u64 {
+        let (own_mask, span, packed) = ENTRIES.of(piece, sq);
         #[cfg(all(target_arch = "x86_64", not(miri)))]
         // SAFETY: the token proves x86-64-v3, which has BMI2.
         let index = unsafe { super::bmi2::pext(occupancy, mask) };
         #[cfg(any(not(target_arch = "x86_64"), miri))]
         let index = hq_pext_tables::soft_pext(occupancy, mask);
-        debug_assert!(mask & !entries.masks[i] == 0);
+        debug_assert!(mask & !own_mask == 0);
         // SAFETY: `index < 2^popcount(mask) <= 2^popcount(the square's
         // mask)` (the caller keeps `mask` inside the square's), and the
         // square's slice of that many entries lies inside `PACKED` (the
