@@ -39,28 +39,37 @@ struct PieceEntries {
 unsafe impl Sync for PieceEntries {}
 
 impl PieceEntries {
-    /// `piece`'s mask, span and packed-set pointer on `sq`: elements `i`,
-    /// `64 + i` and `128 + i` (8 bytes each) from the start of the table,
-    /// `i` the square plus 192 for bishops, as `Pext`'s entries are read
-    /// (one base, the scaled addressing mode).
+    /// `piece`'s mask, span and packed-set pointer on `sq`, as elements
+    /// from the start of the table (one base, the scaled addressing mode),
+    /// as `Pext`'s entries are read.
     #[inline(always)]
     fn of(&self, piece: Piece, sq: Square) -> (u64, u64, *const u16) {
+        use core::mem::{offset_of, size_of};
+        /// The rook's entries in `u64`s and in pointers, and the masks and
+        /// spans in pointers (pointers are 4 bytes on wasm32).
+        const ROOK_WORDS: usize = offset_of!(PieceEntries, bishop) / size_of::<u64>();
+        const ROOK_POINTERS: usize = offset_of!(PieceEntries, bishop) / size_of::<*const u16>();
+        const WORDS: usize = offset_of!(Entries, packed) / size_of::<*const u16>();
         const {
-            assert!(core::mem::offset_of!(Entries, spans) == 64 * 8);
-            assert!(core::mem::offset_of!(Entries, packed) == 128 * 8);
-            assert!(core::mem::offset_of!(PieceEntries, bishop) == 192 * 8);
+            assert!(offset_of!(Entries, spans) == 64 * size_of::<u64>());
+            assert!(offset_of!(PieceEntries, bishop) % size_of::<u64>() == 0);
+            assert!(offset_of!(Entries, packed) % size_of::<*const u16>() == 0);
         };
-        let i = piece as usize * 192 + sq as usize;
-        let base = core::ptr::from_ref(self);
-        // SAFETY: `i < 256`; elements `i` and `64 + i` of the `u64`s from
-        // the start are the piece's `masks[sq]` and `spans[sq]`, element
-        // `128 + i` of the pointers its `packed[sq]` (the assertions
-        // above; all three arrays hold 8-byte elements), all inside `self`.
+        let (piece, sq) = (piece as usize, sq as usize);
+        // The same index on 64-bit targets, so that the reads share it.
+        let (word, pointer) = (piece * ROOK_WORDS + sq, piece * ROOK_POINTERS + sq);
+        let (words, pointers) = (
+            core::ptr::from_ref(self).cast::<u64>(),
+            core::ptr::from_ref(self).cast::<*const u16>(),
+        );
+        // SAFETY: `sq < 64` and `piece < 2`: the reads are element `sq` of
+        // the piece's `masks`, `spans` and `packed` (the offsets above,
+        // exact by the assertions), all inside `self`.
         unsafe {
             (
-                *base.cast::<u64>().add(i),
-                *base.cast::<u64>().add(64 + i),
-                *base.cast::<*const u16>().add(128 + i),
+                *words.add(word),
+                *words.add(64 + word),
+                *pointers.add(WORDS + pointer),
             )
         }
     }

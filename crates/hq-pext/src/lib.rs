@@ -82,28 +82,38 @@ pub(crate) enum Piece {
 }
 
 impl PieceEntries {
-    /// `piece`'s mask and attack pointer on `sq`: elements `i` and `64 + i`
-    /// (8 bytes each) from the start of the table, `i` the square plus 128
-    /// for bishops. Not field indexing (`self.bishop.masks[sq]`): in loops
-    /// that LLVM unrolls (a hybrid's PEXT half) that computed `sq * 8`, or
-    /// `sq * 8 + 512`, in a register of its own, one instruction more per
-    /// lookup, where one base and the scaled addressing mode need none.
+    /// `piece`'s mask and attack pointer on `sq`, as elements from the
+    /// start of the table: mask `piece * ROOK_MASKS + sq` of the `u64`s,
+    /// pointer `piece * ROOK_POINTERS + MASKS + sq` of the pointers (on
+    /// x86-64 `128 * piece + sq` and `128 * piece + 64 + sq`). Not field
+    /// indexing (`self.bishop.masks[sq]`): in loops that LLVM unrolls (a
+    /// hybrid's PEXT half) that computed `sq * 8`, or `sq * 8 + 512`, in a
+    /// register of its own, one instruction more per lookup, where one base
+    /// and the scaled addressing mode need none.
     #[inline(always)]
     fn of(&self, piece: Piece, sq: Square) -> (u64, *const u64) {
+        use core::mem::{offset_of, size_of};
+        /// The rook's entries in `u64`s and in pointers, and the masks in
+        /// pointers (pointers are 4 bytes on wasm32).
+        const ROOK_MASKS: usize = offset_of!(PieceEntries, bishop) / size_of::<u64>();
+        const ROOK_POINTERS: usize = offset_of!(PieceEntries, bishop) / size_of::<*const u64>();
+        const MASKS: usize = offset_of!(Entries, attacks) / size_of::<*const u64>();
         const {
-            assert!(core::mem::offset_of!(Entries, attacks) == 64 * 8);
-            assert!(core::mem::offset_of!(PieceEntries, bishop) == 128 * 8);
+            assert!(offset_of!(PieceEntries, bishop) % size_of::<u64>() == 0);
+            assert!(offset_of!(Entries, attacks) % size_of::<*const u64>() == 0);
         };
-        let i = piece as usize * 128 + sq as usize;
+        let (piece, sq) = (piece as usize, sq as usize);
+        // The same index on 64-bit targets, so that both reads share it.
+        let (mask, pointer) = (piece * ROOK_MASKS + sq, piece * ROOK_POINTERS + sq);
         let base = core::ptr::from_ref(self);
-        // SAFETY: `i < 192`; element `i` of the `u64`s from the start is
-        // the piece's `masks[sq]`, element `64 + i` of the pointers its
-        // `attacks[sq]` (the assertions above; both arrays hold 8-byte
-        // elements), all inside `self`.
+        // SAFETY: `sq < 64` and `piece < 2`: the mask read is element `sq`
+        // of the piece's `masks`, the pointer read element `sq` of its
+        // `attacks` (the offsets above, exact by the assertions), all
+        // inside `self`.
         unsafe {
             (
-                *base.cast::<u64>().add(i),
-                *base.cast::<*const u64>().add(64 + i),
+                *base.cast::<u64>().add(mask),
+                *base.cast::<*const u64>().add(MASKS + pointer),
             )
         }
     }
