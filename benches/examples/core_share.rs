@@ -79,6 +79,7 @@ fn main() {
 mod imp {
     use super::{Args, Entry, Piece};
     use hq::{Backend, Bitboard, Slider, SliderAttacks, Square, WithBackend};
+    use hq_bench_stats::median;
     use std::hint::black_box;
     use std::time::Instant;
 
@@ -164,11 +165,6 @@ mod imp {
             let lookups = REPEATS * self.occupancies.len() * self.squares.len();
             start.elapsed().as_nanos() as f64 / lookups as f64
         }
-    }
-
-    fn median(mut v: Vec<f64>) -> f64 {
-        v.sort_by(f64::total_cmp);
-        v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
     }
 
     pub fn main(args: Args) {
@@ -284,8 +280,9 @@ mod imp {
         );
         for (b, t) in backends.iter().zip(&times) {
             let cell = |rs: &[usize]| {
-                let speed = 1000.0 / median(rs.iter().map(|&i| t[i]).collect());
-                let ratio = median(rs.iter().map(|&i| times[0][i] / t[i]).collect());
+                let mut speeds: Vec<f64> = rs.iter().map(|&i| t[i]).collect();
+                let mut ratios: Vec<f64> = rs.iter().map(|&i| times[0][i] / t[i]).collect();
+                let (speed, ratio) = (1000.0 / median(&mut speeds), median(&mut ratios));
                 format!("{speed:6.0} M/s {ratio:5.2}x")
             };
             println!(
