@@ -9,7 +9,7 @@
 //!
 //! | entry point | vector units | integer ports |
 //! |---|---|---|
-//! | batches | a register of squares per step (8 per zmm, 4 per ymm) | as many squares again by PEXT |
+//! | batches | registers of squares per step (8 per zmm, 4 per ymm) | more squares by PEXT, in proportion to the two units' rates on the CPU ([`Split`]) |
 //! | queen single lookups (the mixed queen) | its rook half | its bishop half (a 41 KiB table, not the rooks' 800) |
 //! | rook and bishop single lookups, set-wise calls | the vector backend's | |
 //!
@@ -53,7 +53,8 @@
 
 #![no_std]
 
-use hq_core::cpu::Level;
+use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use hq_core::cpu::{Identity, Level, Vendor};
 use hq_core::{Bitboard, Line, Slider, SliderAttacks, Square, check_batch_lengths};
 use hq_pext::Pext;
 
@@ -120,15 +121,64 @@ fn registers<const LANES: usize>(
     }
 }
 
+/// How a batch shares its squares between the two kinds of unit: in
+/// proportion to what each does alone on the CPU, so that neither waits
+/// for the other. Chosen once per process from the CPU's vendor and
+/// family ([`Split::of`]); the steps per piece are each token's.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Split {
+    /// Steps measured on Intel Xeon 6/0xa7, where `avx512` and `pext`
+    /// batches run at about the same rate: a zmm of eight squares beside
+    /// eight PEXT lookups. Every CPU but the next.
+    Standard,
+    /// AMD family 0x1a and later (Zen 5's four 512-bit pipes): `avx512`
+    /// batches run at about twice `pext`'s rate there, so three zmm
+    /// registers per eight PEXT lookups (measured on Zen 5; later families
+    /// inferred from it, as the facade's `amd-zen5` class).
+    WideVector,
+}
+
+impl Split {
+    /// Every split, for tests that run each.
+    pub const ALL: [Split; 2] = [Split::Standard, Split::WideVector];
+
+    /// The split of a CPU.
+    pub const fn of(cpu: Identity) -> Split {
+        match (cpu.vendor, cpu.family) {
+            (Vendor::Amd, 0x1a..) => Split::WideVector,
+            _ => Split::Standard,
+        }
+    }
+
+    /// This CPU's split: CPUID once (it traps to the hypervisor in a VM),
+    /// then one load.
+    #[inline(always)]
+    pub fn detect() -> Split {
+        static SPLIT: AtomicU8 = AtomicU8::new(0);
+        match SPLIT.load(Relaxed) {
+            1 => Split::Standard,
+            2 => Split::WideVector,
+            _ => {
+                let split = Split::of(Identity::detect());
+                SPLIT.store(split as u8 + 1, Relaxed);
+                split
+            }
+        }
+    }
+}
+
 /// Defines a hybrid token over the vector backend `$vector` (`$lanes`
 /// squares per register) and `pext`: each piece's batches in steps of `v`
-/// squares by the vector and `k` by PEXT ([`interleaved`]).
+/// squares by the vector and `k` by PEXT ([`interleaved`]), one pair per
+/// [`Split`].
 macro_rules! hybrid_token {
     (
         $(#[$doc:meta])*
         $token:ident: $name:literal, $level:ident, vector $vector:ident, lanes $lanes:literal,
-        steps (vector + pext) rook $rv:literal + $rk:literal, bishop $bv:literal + $bk:literal,
-        queen $qv:literal + $qk:literal
+        standard (vector + pext) rook $rv:literal + $rk:literal, bishop $bv:literal + $bk:literal,
+        queen $qv:literal + $qk:literal;
+        wide vector (vector + pext) rook $wrv:literal + $wrk:literal, bishop $wbv:literal + $wbk:literal,
+        queen $wqv:literal + $wqk:literal
     ) => {
         hq_core::slider_token! {
             $(#[$doc])*
@@ -185,17 +235,17 @@ macro_rules! hybrid_token {
 
                 #[inline(always)]
                 fn rook_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
-                    self.batch::<$rv, $rk>(Slider::Rook, squares, occupancy, out)
+                    self.batch_with(Split::detect(), Slider::Rook, squares, occupancy, out)
                 }
 
                 #[inline(always)]
                 fn bishop_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
-                    self.batch::<$bv, $bk>(Slider::Bishop, squares, occupancy, out)
+                    self.batch_with(Split::detect(), Slider::Bishop, squares, occupancy, out)
                 }
 
                 #[inline(always)]
                 fn queen_attacks_batch(self, squares: &[Square], occupancy: Bitboard, out: &mut [Bitboard]) {
-                    self.batch::<$qv, $qk>(Slider::Queen, squares, occupancy, out)
+                    self.batch_with(Split::detect(), Slider::Queen, squares, occupancy, out)
                 }
 
                 /// The vector backend's (`avx512`'s fill as `asm!`).
@@ -227,8 +277,32 @@ macro_rules! hybrid_token {
         }
 
         impl $token {
+            /// `slider`'s batch in `split`'s steps of squares by the vector
+            /// and by PEXT ([`interleaved`]); `slider` is a constant at each
+            /// call. The batch entry points pass [`Split::detect`]; tests pass
+            /// each split, to check both loops on any CPU.
+            #[doc(hidden)]
+            #[inline(always)]
+            pub fn batch_with(
+                self,
+                split: Split,
+                slider: Slider,
+                squares: &[Square],
+                occupancy: Bitboard,
+                out: &mut [Bitboard],
+            ) {
+                match (split, slider) {
+                    (Split::Standard, Slider::Rook) => self.batch::<$rv, $rk>(slider, squares, occupancy, out),
+                    (Split::Standard, Slider::Bishop) => self.batch::<$bv, $bk>(slider, squares, occupancy, out),
+                    (Split::Standard, Slider::Queen) => self.batch::<$qv, $qk>(slider, squares, occupancy, out),
+                    (Split::WideVector, Slider::Rook) => self.batch::<$wrv, $wrk>(slider, squares, occupancy, out),
+                    (Split::WideVector, Slider::Bishop) => self.batch::<$wbv, $wbk>(slider, squares, occupancy, out),
+                    (Split::WideVector, Slider::Queen) => self.batch::<$wqv, $wqk>(slider, squares, occupancy, out),
+                }
+            }
+
             /// `slider`'s batch: steps of `V` squares by the vector and `K`
-            /// by PEXT ([`interleaved`]); `slider` is a constant at each call.
+            /// by PEXT ([`interleaved`]).
             #[inline(always)]
             fn batch<const V: usize, const K: usize>(
                 self,
@@ -278,12 +352,14 @@ hybrid_token! {
     /// AVX-512 + GFNI beside PEXT (`hybrid-avx512-pext`): batches of a zmm
     /// of eight squares by GFNI HQ and the next squares by PEXT per step.
     HybridAvx512Pext: "hybrid-avx512-pext", X86V4, vector Avx512, lanes 8,
-    steps (vector + pext) rook 8 + 8, bishop 8 + 8, queen 8 + 8
+    standard (vector + pext) rook 8 + 8, bishop 8 + 8, queen 8 + 8;
+    wide vector (vector + pext) rook 24 + 8, bishop 24 + 8, queen 24 + 8
 }
 
 hybrid_token! {
     /// AVX2 beside PEXT (`hybrid-avx2-pext`): batches of a ymm of four
     /// squares by AVX2 HQ and the next squares by PEXT per step.
     HybridAvx2Pext: "hybrid-avx2-pext", X86V3, vector Avx2, lanes 4,
-    steps (vector + pext) rook 4 + 4, bishop 4 + 8, queen 4 + 8
+    standard (vector + pext) rook 4 + 4, bishop 4 + 8, queen 4 + 8;
+    wide vector (vector + pext) rook 4 + 4, bishop 4 + 8, queen 4 + 8
 }
