@@ -280,6 +280,9 @@ mod imp {
         );
         for (b, t) in backends.iter().zip(&times) {
             let cell = |rs: &[usize]| {
+                if rs.is_empty() {
+                    return "no rounds".to_string();
+                }
                 let mut speeds: Vec<f64> = rs.iter().map(|&i| t[i]).collect();
                 let mut ratios: Vec<f64> = rs.iter().map(|&i| times[0][i] / t[i]).collect();
                 let (speed, ratio) = (1000.0 / median(&mut speeds), median(&mut ratios));
