@@ -315,32 +315,33 @@ pub const CLASSES: &[ClassChoice] = &[
         families: (0x1a, u32::MAX),
         level: Level::X86V4,
         fast_pext: Some(true),
-        // Zen 5's 512-bit datapath: avx512 batches queens at 1486 M/s
-        // against pext's 1205 (runtime build of ba4715f).
-        plan: AMD_AVX512.with(Entry::Batch, Slider::Queen, Avx512),
-        evidence: "measured: benches/results/amd-epyc-f1a-m2-s1 (Zen 5, commit ba4715f; rows \
-                   pext and avx512, runtime build; latency: every row's latency column); later \
-                   families are inferred from it and calibrate by default",
+        // Zen 5's four 512-bit pipes: `avx512` batches every piece at about
+        // twice `pext`'s rate; bishops' gain PEXT lookups beside them
+        // (`hq_hybrid::Split::WideVector`). Bishops' chains: a tie of the
+        // two first-rank HQ forms, the smaller table.
+        plan: AMD_AVX512
+            .with(Entry::Batch, Slider::Queen, Avx512)
+            .with(Entry::Batch, Slider::Bishop, HybridAvx512Pext)
+            .with(Entry::Latency, Slider::Bishop, ScalarRankDiagonal),
+        evidence: "measured: benches/results/amd-epyc-f1a-m2-s1 (Zen 5, commit 379f715; each \
+                   cell the decision of its matrix.md: backends compared by paired intervals \
+                   over fresh processes and code layouts, runtime build; single lookups by the \
+                   hash perft); later families are inferred from it and calibrate by default",
         measured_on: &["amd-epyc-f1a-m2-s1"],
-        // Before `pext-pdep` had a row.
-        measured_backends: &[
-            Pext,
-            Avx512,
-            Avx2,
-            Ssse3,
-            ScalarRankTable,
-            ScalarRankDiagonal,
-            ScalarReverse,
-            ReverseBitboards,
-            Classic,
-            XopSsse3,
-            XopModel,
-        ],
-        ties: &[Tie {
-            entry: Entry::Latency,
-            slider: Slider::Bishop,
-            with: &[ScalarRankDiagonal],
-        }],
+        measured_backends: X86_64_HYBRID_ROWS,
+        // Queen and rook batches: `hybrid-avx512-pext` ties `avx512`; its
+        // set-wise calls are the same fill code.
+        ties: &{
+            let [rook, bishop, queen] = Tie::each_piece(Entry::Setwise, &[HybridAvx512Pext]);
+            let chains = Tie {
+                entry: Entry::Latency,
+                slider: Slider::Bishop,
+                with: &[ScalarRankTable],
+            };
+            let [rook_batches, _, queen_batches] =
+                Tie::each_piece(Entry::Batch, &[HybridAvx512Pext]);
+            [chains, rook_batches, queen_batches, rook, bishop, queen]
+        },
     },
     ClassChoice {
         name: "amd-zen3",
