@@ -19,8 +19,9 @@ pub use hq_bench_stats::Interval;
 /// with an interval ([`Figure::per_process`], [`Figure::interval`]).
 pub const SCHEMA: u32 = 3;
 /// The layouts this crate reads: 2, runs of the earlier method (one process
-/// per build, the figure its fastest round: no samples, no intervals; the
-/// committed Intel Xeon and Zen 5 runs), and [`SCHEMA`].
+/// per build, the figure its fastest round: no samples, no intervals; no
+/// committed run since the Zen 5 run of 20ae59d, but users' older runs),
+/// and [`SCHEMA`].
 pub const SCHEMAS: [u32; 2] = [2, SCHEMA];
 /// `results.json`.
 pub const RESULTS_JSON: &str = "results.json";

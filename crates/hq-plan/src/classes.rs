@@ -323,7 +323,7 @@ pub const CLASSES: &[ClassChoice] = &[
             .with(Entry::Batch, Slider::Queen, Avx512)
             .with(Entry::Batch, Slider::Bishop, HybridAvx512Pext)
             .with(Entry::Latency, Slider::Bishop, ScalarRankDiagonal),
-        evidence: "measured: benches/results/amd-epyc-f1a-m2-s1 (Zen 5, commit 379f715; each \
+        evidence: "measured: benches/results/amd-epyc-f1a-m2-s1 (Zen 5, commit 20ae59d; each \
                    cell the decision of its matrix.md: backends compared by paired intervals \
                    over fresh processes and code layouts, runtime build; single lookups by the \
                    hash perft); later families are inferred from it and calibrate by default",
