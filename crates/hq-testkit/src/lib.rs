@@ -371,6 +371,39 @@ fn check_batches_up_to<B: SliderAttacks>(
     rounds: u32,
     max_len: usize,
 ) -> Result<u64, Mismatch> {
+    let mut cases = 0;
+    // The method, and its form for callers of any level (from this test's
+    // portable code).
+    for any_caller in [false, true] {
+        cases += check_batch_kernel(
+            B::NAME,
+            |slider| match any_caller {
+                false => format!("{slider}_attacks_batch"),
+                true => format!("batch_in_any_caller({slider})"),
+            },
+            rounds,
+            max_len,
+            |slider, squares, occ, out| match any_caller {
+                false => slider.batch(backend, squares, occ, out),
+                true => backend.batch_in_any_caller(slider, squares, occ, out),
+            },
+        )?;
+    }
+    Ok(cases)
+}
+
+/// A batch kernel, `batch(slider, squares, occupancy, out)`, against the
+/// oracle for every piece and for lists of every length 0..=`max_len`,
+/// `rounds` times (`name` names the kernel in a mismatch): the loop of
+/// [`check_batches`], for a kernel that is not a backend's entry point
+/// (a hybrid backend's batch at each of its splits).
+pub fn check_batch_kernel(
+    backend: &'static str,
+    name: impl Fn(Slider) -> String,
+    rounds: u32,
+    max_len: usize,
+    mut batch: impl FnMut(Slider, &[Square], Bitboard, &mut [Bitboard]),
+) -> Result<u64, Mismatch> {
     let mut rng = SplitMix64(0x5EED_0003);
     let mut cases = 0;
     for _ in 0..rounds {
@@ -380,27 +413,16 @@ fn check_batches_up_to<B: SliderAttacks>(
                 .map(|_| Square::from_index_masked(rng.next_u64() as u8))
                 .collect();
             for slider in Slider::ALL {
-                // The method, and its form for callers of any level (from
-                // this test's portable code).
-                for any_caller in [false, true] {
-                    let name = match any_caller {
-                        false => format!("{slider}_attacks_batch"),
-                        true => format!("batch_in_any_caller({slider})"),
-                    };
-                    let mut out = vec![Bitboard(0xDEAD_BEEF); len];
-                    match any_caller {
-                        false => slider.batch(backend, &squares, occ, &mut out),
-                        true => backend.batch_in_any_caller(slider, &squares, occ, &mut out),
-                    }
-                    for (i, (&sq, &got)) in squares.iter().zip(&out).enumerate() {
-                        cases += 1;
-                        compare(
-                            B::NAME,
-                            || format!("{name}(len {len}, index {i}: {sq}, {occ:?})"),
-                            oracle(slider)(sq, occ),
-                            got,
-                        )?;
-                    }
+                let mut out = vec![Bitboard(0xDEAD_BEEF); len];
+                batch(slider, &squares, occ, &mut out);
+                for (i, (&sq, &got)) in squares.iter().zip(&out).enumerate() {
+                    cases += 1;
+                    compare(
+                        backend,
+                        || format!("{}(len {len}, index {i}: {sq}, {occ:?})", name(slider)),
+                        oracle(slider)(sq, occ),
+                        got,
+                    )?;
                 }
             }
         }
