@@ -316,20 +316,22 @@ pub const CLASSES: &[ClassChoice] = &[
         level: Level::X86V4,
         fast_pext: Some(true),
         // Zen 5's four 512-bit pipes: `avx512` batches every piece at about
-        // twice `pext`'s rate; bishops' gain PEXT lookups beside them
-        // (`hq_hybrid::Split::WideVector`). Bishops' chains: a tie of the
-        // two first-rank HQ forms, the smaller table.
-        plan: AMD_AVX512
-            .with(Entry::Batch, Slider::Queen, Avx512)
-            .with(Entry::Batch, Slider::Bishop, HybridAvx512Pext)
-            .with(Entry::Latency, Slider::Bishop, ScalarRankDiagonal),
-        evidence: "measured: benches/results/amd-epyc-f1a-m2-s1 (Zen 5, commit 20ae59d; each \
+        // twice `pext`'s rate; the hybrid's PEXT lookups beside it
+        // (`hq_hybrid::Split::WideVector`) tie it. Bishops' chains: a tie
+        // of the two first-rank HQ forms, the smaller table.
+        plan: AMD_AVX512.with_entry(Entry::Batch, Avx512).with(
+            Entry::Latency,
+            Slider::Bishop,
+            ScalarRankDiagonal,
+        ),
+        evidence: "measured: benches/results/amd-epyc-f1a-m2-s1 (Zen 5, commit 70d2d30; each \
                    cell the decision of its matrix.md: backends compared by paired intervals \
                    over fresh processes and code layouts, runtime build; single lookups by the \
-                   hash perft); later families are inferred from it and calibrate by default",
+                   hash perft, then the engine-shaped loop); later families are inferred from \
+                   it and calibrate by default",
         measured_on: &["amd-epyc-f1a-m2-s1"],
         measured_backends: X86_64_HYBRID_ROWS,
-        // Queen and rook batches: `hybrid-avx512-pext` ties `avx512`; its
+        // Batches: `hybrid-avx512-pext` ties `avx512` for every piece; its
         // set-wise calls are the same fill code.
         ties: &{
             let [rook, bishop, queen] = Tie::each_piece(Entry::Setwise, &[HybridAvx512Pext]);
@@ -338,9 +340,17 @@ pub const CLASSES: &[ClassChoice] = &[
                 slider: Slider::Bishop,
                 with: &[ScalarRankTable],
             };
-            let [rook_batches, _, queen_batches] =
+            let [rook_batches, bishop_batches, queen_batches] =
                 Tie::each_piece(Entry::Batch, &[HybridAvx512Pext]);
-            [chains, rook_batches, queen_batches, rook, bishop, queen]
+            [
+                chains,
+                rook_batches,
+                bishop_batches,
+                queen_batches,
+                rook,
+                bishop,
+                queen,
+            ]
         },
     },
     ClassChoice {
