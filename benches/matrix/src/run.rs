@@ -132,7 +132,8 @@ impl Args {
                 perft_rounds: 2,
                 resample_seconds: 300.0,
                 perft_resample_seconds: 150.0,
-                layouts: 10,
+                // One per process (below).
+                layouts: 0,
                 perft_layouts: 4,
             },
             _ => Sampling {
@@ -143,7 +144,8 @@ impl Args {
                 perft_rounds: 1,
                 resample_seconds: 40.0,
                 perft_resample_seconds: 30.0,
-                layouts: 6,
+                // One per process (below).
+                layouts: 0,
                 perft_layouts: 1,
             },
         };
