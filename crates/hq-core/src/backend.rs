@@ -156,10 +156,11 @@ pub trait SliderAttacks: Copy + Send + Sync + core::fmt::Debug + 'static {
     }
 
     /// `slider`'s batch in the form for a caller *not* compiled for the
-    /// token's level (run-time dispatch from portable code): by default the
-    /// batch method inside [`Self::run_compiled`], one call into code of
-    /// the level. A token whose batch inlines into any caller at full speed
-    /// overrides it with the method itself (`pext`: its lookups are `asm!`).
+    /// token's level (run-time dispatch from portable code): by default one
+    /// call into the batch entry point of the level
+    /// ([`crate::entries::Entries::of`]), its arguments in registers. A
+    /// token whose batch inlines into any caller at full speed overrides it
+    /// with the method itself (`pext`: its lookups are `asm!`).
     #[inline(always)]
     fn batch_in_any_caller(
         self,
@@ -168,23 +169,11 @@ pub trait SliderAttacks: Copy + Send + Sync + core::fmt::Debug + 'static {
         occupancy: Bitboard,
         out: &mut [Bitboard],
     ) {
-        // A closure per piece, so that each compiled function has its
-        // piece a constant: one capturing `slider` compiled to a function
-        // shared by the three pieces, switching on it at run time.
-        match slider {
-            Slider::Rook => self.run_compiled(
-                #[inline(always)]
-                |t| t.rook_attacks_batch(squares, occupancy, out),
-            ),
-            Slider::Bishop => self.run_compiled(
-                #[inline(always)]
-                |t| t.bishop_attacks_batch(squares, occupancy, out),
-            ),
-            Slider::Queen => self.run_compiled(
-                #[inline(always)]
-                |t| t.queen_attacks_batch(squares, occupancy, out),
-            ),
-        }
+        // Not a closure inside `run_compiled`: its captures reached the
+        // callee as a pointer to the caller's stack, loaded per call.
+        let batch = crate::entries::Entries::of(self).batch[slider as usize];
+        // SAFETY: `Entries::of` compiles for a level the token proves.
+        unsafe { batch(squares, occupancy, out) }
     }
 
     /// `slider`'s set-wise call in the form for a caller not compiled for
@@ -197,21 +186,10 @@ pub trait SliderAttacks: Copy + Send + Sync + core::fmt::Debug + 'static {
         sliders: Bitboard,
         occupancy: Bitboard,
     ) -> Bitboard {
-        // A closure per piece, as in `batch_in_any_caller`.
-        match slider {
-            Slider::Rook => self.run_compiled(
-                #[inline(always)]
-                |t| t.rook_attacks_setwise(sliders, occupancy),
-            ),
-            Slider::Bishop => self.run_compiled(
-                #[inline(always)]
-                |t| t.bishop_attacks_setwise(sliders, occupancy),
-            ),
-            Slider::Queen => self.run_compiled(
-                #[inline(always)]
-                |t| t.queen_attacks_setwise(sliders, occupancy),
-            ),
-        }
+        // The level's entry point, as in `batch_in_any_caller`.
+        let setwise = crate::entries::Entries::of(self).setwise[slider as usize];
+        // SAFETY: `Entries::of` compiles for a level the token proves.
+        unsafe { setwise(sliders, occupancy) }
     }
 
     /// Attacks from `sq` along one `line` (both directions).

@@ -488,7 +488,7 @@ unsafe fn run_raised<R>(level: Level, f: impl FnOnce() -> R) -> R {
 /// [`Level::for_jobs`], with the x86-64 detection made once.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn jobs_level(backend: Level) -> Level {
+pub(crate) fn jobs_level(backend: Level) -> Level {
     if !backend.is_raised_for_jobs() {
         return backend;
     }

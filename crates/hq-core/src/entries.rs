@@ -106,7 +106,7 @@ macro_rules! define_entries {
                 let _proof = token;
                 #[cfg(target_arch = "x86_64")]
                 if const { B::LEVEL.is_raised_for_jobs() } {
-                    return match Level::for_jobs(B::LEVEL) {
+                    return match crate::cpu::jobs_level(B::LEVEL) {
                         Level::X86V3 => at::X86V3::entries::<B>(),
                         Level::X86V2 => at::X86V2::entries::<B>(),
                         _ => baseline::<B>(),

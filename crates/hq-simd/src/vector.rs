@@ -37,6 +37,29 @@ pub(crate) trait Lanes: Copy {
         unsafe { Self::load(words.as_ptr()) }
     }
 
+    /// The first `n` lanes from `n` squares (`n < LANES`; the other lanes
+    /// hold square 0): a batch's last, partial register. By default through
+    /// copies on the stack; AVX-512 loads under a mask, so that its batch
+    /// entry points need no stack frame.
+    #[inline(always)]
+    unsafe fn load_squares_partial(squares: *const Square, n: usize) -> Self {
+        let mut padded = [Square::A1; 8];
+        // SAFETY: the caller provides `n < LANES <= 8` readable squares.
+        unsafe { core::ptr::copy_nonoverlapping(squares, padded.as_mut_ptr(), n) };
+        // SAFETY: `padded` holds 8 squares.
+        unsafe { Self::load_squares(padded.as_ptr()) }
+    }
+    /// The first `n` lanes into `n` words at `dst` (`n < LANES`), as
+    /// [`Lanes::load_squares_partial`].
+    #[inline(always)]
+    unsafe fn store_partial(self, dst: *mut u64, n: usize) {
+        let mut words = [0u64; 8];
+        // SAFETY: `words` holds at least `LANES` words.
+        unsafe { self.store(words.as_mut_ptr()) };
+        // SAFETY: the caller provides `n` writable words at `dst`.
+        unsafe { core::ptr::copy_nonoverlapping(words.as_ptr(), dst, n) };
+    }
+
     /// `self & other`.
     unsafe fn and(self, other: Self) -> Self;
     /// `self | other`.

@@ -392,6 +392,9 @@ fn check_batches_up_to<B: SliderAttacks>(
     Ok(cases)
 }
 
+/// What [`check_batch_kernel`] puts in the words past a batch's output.
+const BEYOND: Bitboard = Bitboard(0xDEAD_BEEF);
+
 /// A batch kernel, `batch(slider, squares, occupancy, out)`, against the
 /// oracle for every piece and for lists of every length 0..=`max_len`,
 /// `rounds` times (`name` names the kernel in a mismatch): the loop of
@@ -413,8 +416,10 @@ pub fn check_batch_kernel(
                 .map(|_| Square::from_index_masked(rng.next_u64() as u8))
                 .collect();
             for slider in Slider::ALL {
-                let mut out = vec![Bitboard(0xDEAD_BEEF); len];
-                batch(slider, &squares, occ, &mut out);
+                // A register's worth of words past the list, which a
+                // kernel's last, partial register must leave alone.
+                let mut out = vec![BEYOND; len + 8];
+                batch(slider, &squares, occ, &mut out[..len]);
                 for (i, (&sq, &got)) in squares.iter().zip(&out).enumerate() {
                     cases += 1;
                     compare(
@@ -422,6 +427,14 @@ pub fn check_batch_kernel(
                         || format!("{}(len {len}, index {i}: {sq}, {occ:?})", name(slider)),
                         oracle(slider)(sq, occ),
                         got,
+                    )?;
+                }
+                for (i, &word) in out.iter().enumerate().skip(len) {
+                    compare(
+                        backend,
+                        || format!("{}(len {len}): the word {i}, past the list", name(slider)),
+                        BEYOND,
+                        word,
                     )?;
                 }
             }

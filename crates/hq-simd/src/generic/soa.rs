@@ -198,14 +198,9 @@ pub(crate) unsafe fn batch<V: VariableShifts, const ROOK: bool, const BISHOP: bo
         }
         let rest = sq_chunks.remainder();
         if !rest.is_empty() {
-            let mut padded = [Square::A1; 8];
-            padded[..rest.len()].copy_from_slice(rest);
-            let mut words = [0u64; 8];
-            attacks::<V, ROOK, BISHOP>(V::load_squares(padded.as_ptr()), occ, turned)
-                .store(words.as_mut_ptr());
-            for (o, &w) in out_chunks.into_remainder().iter_mut().zip(&words) {
-                *o = Bitboard(w);
-            }
+            let n = rest.len();
+            attacks::<V, ROOK, BISHOP>(V::load_squares_partial(rest.as_ptr(), n), occ, turned)
+                .store_partial(out_chunks.into_remainder().as_mut_ptr().cast(), n);
         }
     }
 }

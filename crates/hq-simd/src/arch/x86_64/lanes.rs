@@ -238,6 +238,18 @@ impl Lanes for Zmm {
         // SAFETY: eight readable one-byte squares; unaligned 8-byte load.
         Zmm(unsafe { _mm512_cvtepu8_epi64(_mm_loadl_epi64(squares.cast())) })
     }
+    #[inline(always)]
+    unsafe fn load_squares_partial(squares: *const Square, n: usize) -> Self {
+        // SAFETY: AVX-512BW and VL (the caller's); the mask reads the `n`
+        // squares the caller provides and nothing past them.
+        Zmm(unsafe { _mm512_cvtepu8_epi64(_mm_maskz_loadu_epi8((1u16 << n) - 1, squares.cast())) })
+    }
+    #[inline(always)]
+    unsafe fn store_partial(self, dst: *mut u64, n: usize) {
+        // SAFETY: AVX-512F (the caller's); the mask writes the `n` words
+        // the caller provides and nothing past them.
+        unsafe { _mm512_mask_storeu_epi64(dst.cast(), (1u8 << n).wrapping_sub(1), self.0) }
+    }
     pshufb_swap_bytes!(_mm512_shuffle_epi8, table);
     gfni_reverse_bits!(_mm512_set1_epi64, _mm512_gf2p8affine_epi64_epi8);
     fold_lanes!(|x| _mm512_reduce_or_epi64(x) as u64);
