@@ -700,6 +700,9 @@ pub fn run(opts: &Args) -> anyhow::Result<()> {
     }
 
     let (started, date, cpu) = (Instant::now(), utc_now(), cpu::detect());
+    // The commit the run builds, read before the builds: a file edited
+    // while the benches run (a quarter of an hour) is not in them.
+    let git_commit = crate::git_commit();
     println!(
         "bench-matrix: CPU {}\nbench-matrix: id {}",
         cpu.summary(),
@@ -936,7 +939,7 @@ pub fn run(opts: &Args) -> anyhow::Result<()> {
         quick: opts.quick,
         cpu,
         rustc: read(cmd!(sh, "rustc --version")),
-        git_commit: crate::git_commit(),
+        git_commit,
         date,
         total_seconds: 0.0,
         statistic,
