@@ -346,13 +346,7 @@ pub const CLASSES: &[ClassChoice] = &[
                 slider: Slider::Rook,
                 with: &[HybridAvx512Pext],
             };
-            [
-                chains,
-                rook_batches,
-                rook,
-                bishop,
-                queen,
-            ]
+            [chains, rook_batches, rook, bishop, queen]
         },
     },
     ClassChoice {
