@@ -89,7 +89,8 @@ impl PieceEntries {
     /// indexing (`self.bishop.masks[sq]`): in loops that LLVM unrolls (a
     /// hybrid's PEXT half) that computed `sq * 8`, or `sq * 8 + 512`, in a
     /// register of its own, one instruction more per lookup, where one base
-    /// and the scaled addressing mode need none.
+    /// and the scaled addressing mode need none. The square is read
+    /// through [`opaque_index`], which keeps the offset there too.
     #[inline(always)]
     fn of(&self, piece: Piece, sq: Square) -> (u64, *const u64) {
         use core::mem::{offset_of, size_of};
@@ -102,7 +103,7 @@ impl PieceEntries {
             assert!(offset_of!(PieceEntries, bishop) % size_of::<u64>() == 0);
             assert!(offset_of!(Entries, attacks) % size_of::<*const u64>() == 0);
         };
-        let (piece, sq) = (piece as usize, sq as usize);
+        let (piece, sq) = (piece as usize, opaque_index(sq));
         // The same index on 64-bit targets, so that both reads share it.
         let (mask, pointer) = (piece * ROOK_MASKS + sq, piece * ROOK_POINTERS + sq);
         let base = core::ptr::from_ref(self);
@@ -122,6 +123,37 @@ impl PieceEntries {
 // SAFETY: the pointers point into the immutable static `ATTACKS`; nothing
 // is ever written through them.
 unsafe impl Sync for PieceEntries {}
+
+/// `sq` as an index LLVM cannot see through, so that a piece's offset in
+/// the entries stays in the addressing mode (`0x400(base, sq, 8)` for a
+/// bishop's mask).
+///
+/// Knowing `sq < 64`, LLVM folded `128 + sq` into the square's byte
+/// (`sq | 128`), and in the unrolled lookups of a hybrid's bishop batch
+/// its SLP vectorizer then ORed eight squares at once in a vector register
+/// and moved each out with `vpextrb`: ten instructions per eight lookups
+/// where eight loads do, and in the AVX2 kernel eight indexes live at once,
+/// which spilled its constants to the stack. The empty `asm!` block costs
+/// no instruction. Measured in the commit message that added it.
+/// `pext-pdep`'s entries (no hybrid unrolls its lookups) read the square
+/// as it is: through this block LLVM inlined its bench rows differently,
+/// a change nothing measured.
+#[inline(always)]
+fn opaque_index(sq: Square) -> usize {
+    #[allow(unused_mut)]
+    let mut index = sq as usize;
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    // SAFETY: an empty block: it reads and writes only `index`'s register,
+    // and leaves it as it was.
+    unsafe {
+        core::arch::asm!(
+            "/* {index} */",
+            index = inout(reg) index,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+    index
+}
 
 /// The entries of a layout, pointing into [`ATTACKS`].
 const fn entries(layout: &[(u64, usize); 64]) -> Entries {
