@@ -276,9 +276,9 @@ pub fn run(
     clock.done("perft processes", since);
     // The builds take turns, one process each, so that the time is shared
     // between them and they sample the same hours of the host. Build by
-    // build, the first spent it all: in a run on AMD Zen 5 the runtime
-    // build's perft reached 32 processes and the native build's 7, too few
-    // for the data test's check of its hash perft.
+    // build, the first could spend it all and leave the next too few
+    // processes for the data test's check of its hash perft (figures in
+    // the commit message of the change).
     let since = Instant::now();
     loop {
         let mut sampled = false;
