@@ -23,10 +23,12 @@ pub fn batches<F: Fn(&[Square], Bitboard, &mut [Bitboard])>(
     inputs: &[Input],
     batch: F,
 ) -> u64 {
-    let mut out = [Bitboard::EMPTY; 64];
+    // Aligned as the matrix's own batch loop ([`crate::BatchOut`]).
+    let mut out = crate::BatchOut::new();
+    let out = &mut out.0;
     let mut sink = 0;
     for (squares, input) in squares.chunks_exact(64).zip(inputs.iter().step_by(64)) {
-        batch(squares, input.occupancy, &mut out);
+        batch(squares, input.occupancy, out);
         sink ^= out.iter().fold(0, |a, b| a ^ b.0);
     }
     sink

@@ -142,7 +142,8 @@ mod imp {
         type Output = f64;
         #[inline(always)]
         fn run<B: SliderAttacks>(self, t: B) -> f64 {
-            let mut out = [Bitboard::EMPTY; 64];
+            let mut out = hq_benches::BatchOut::new();
+            let out = &mut out.0;
             let start = Instant::now();
             let mut sink = 0;
             for _ in 0..REPEATS {
@@ -154,11 +155,11 @@ mod imp {
                         continue;
                     }
                     match self.slider {
-                        Slider::Rook => t.rook_attacks_batch(self.squares, occupancy, &mut out),
-                        Slider::Bishop => t.bishop_attacks_batch(self.squares, occupancy, &mut out),
-                        Slider::Queen => t.queen_attacks_batch(self.squares, occupancy, &mut out),
+                        Slider::Rook => t.rook_attacks_batch(self.squares, occupancy, out),
+                        Slider::Bishop => t.bishop_attacks_batch(self.squares, occupancy, out),
+                        Slider::Queen => t.queen_attacks_batch(self.squares, occupancy, out),
                     }
-                    sink ^= black_box(&out).iter().fold(0, |a, b| a ^ b.0);
+                    sink ^= black_box(&*out).iter().fold(0, |a, b| a ^ b.0);
                 }
             }
             black_box(sink);
