@@ -317,23 +317,20 @@ pub const CLASSES: &[ClassChoice] = &[
         fast_pext: Some(true),
         // Zen 5's four 512-bit pipes: `avx512` batches every piece at about
         // twice `pext`'s rate; the hybrid's PEXT lookups beside it
-        // (`hq_hybrid::Split::WideVector`) lead it for bishops and tie it
-        // for rooks and queens (its lead needs the core to itself:
-        // `docs/benchmarks.md`). Bishops' chains: a tie of the two
-        // first-rank HQ forms, the smaller table.
+        // (`hq_hybrid::Split::WideVector`) lead it for every piece (the
+        // lead needs the core to itself: `docs/benchmarks.md`). Bishops'
+        // chains: a tie of the two first-rank HQ forms, the smaller table.
         plan: AMD_AVX512
-            .with(Entry::Batch, Slider::Bishop, HybridAvx512Pext)
-            .with(Entry::Batch, Slider::Queen, Avx512)
+            .with_entry(Entry::Batch, HybridAvx512Pext)
             .with(Entry::Latency, Slider::Bishop, ScalarRankDiagonal),
-        evidence: "measured: benches/results/amd-epyc-f1a-m2-s1 (Zen 5, commit c7c6df6; each \
+        evidence: "measured: benches/results/amd-epyc-f1a-m2-s1 (Zen 5, commit 67929f8; each \
                    cell the decision of its matrix.md: backends compared by paired intervals \
                    over fresh processes and code layouts, runtime build; single lookups by the \
                    hash perft, then the engine-shaped loop); later families are inferred from \
                    it and calibrate by default",
         measured_on: &["amd-epyc-f1a-m2-s1"],
         measured_backends: X86_64_HYBRID_ROWS,
-        // Rook and queen batches: `hybrid-avx512-pext` ties `avx512`; its
-        // set-wise calls are the same fill code.
+        // `hybrid-avx512-pext`'s set-wise calls are `avx512`'s fill code.
         ties: &{
             let [rook, bishop, queen] = Tie::each_piece(Entry::Setwise, &[HybridAvx512Pext]);
             let chains = Tie {
@@ -341,9 +338,7 @@ pub const CLASSES: &[ClassChoice] = &[
                 slider: Slider::Bishop,
                 with: &[ScalarRankTable],
             };
-            let [rook_batches, _, queen_batches] =
-                Tie::each_piece(Entry::Batch, &[HybridAvx512Pext]);
-            [chains, rook_batches, queen_batches, rook, bishop, queen]
+            [chains, rook, bishop, queen]
         },
     },
     ClassChoice {
