@@ -160,22 +160,25 @@ impl<C: Caller> Kernel for Batch<'_, C> {
     }
 }
 
-/// The token's batch out of line (inlined: 0.86x its token, native `avx512`
-/// rooks) at its jobs' level, where portable loops vectorize (at baseline: 0.45x);
-/// one function per piece (`S` indexes [`Slider::ALL`]), its piece a
-/// constant: with the piece a value, the three shared one function that
-/// switched on it, reached by a second call.
-#[inline(never)]
+/// The token's batch out of line, through its entry point of the level
+/// its jobs run at (where portable loops vectorize; at baseline: 0.45x),
+/// the call [`SliderAttacks::batch_in_any_caller`] makes by default: one
+/// call, its arguments in registers. Inlined into the caller instead, the
+/// kernel ran no faster (native `hybrid-avx512-pext` rooks) or slower
+/// (native `avx512` rooks: 0.86x); run as a closure under `run_compiled`,
+/// its captures passed through the caller's stack and two calls, queens
+/// ran 0.90x-0.91x the entry point (AMD Zen 5, native build). `S` indexes
+/// [`Slider::ALL`].
+#[inline(always)]
 fn batch_out_of_line<B: SliderAttacks, const S: usize>(
     token: B,
     squares: &[Square],
     occupancy: Bitboard,
     out: &mut [Bitboard],
 ) {
-    token.run_compiled(
-        #[inline(always)]
-        |t| const { Slider::ALL[S] }.batch(t, squares, occupancy, out),
-    )
+    let batch = hq_core::entries::Entries::of(token).batch[S];
+    // SAFETY: `Entries::of` compiles for a level the token proves.
+    unsafe { batch(squares, occupancy, out) }
 }
 
 /// A set-wise call from code of `C`, as [`Batch`].
