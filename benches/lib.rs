@@ -726,12 +726,11 @@ fn batch(data: &Data, f: impl Fn(&[Square], Bitboard, &mut [Bitboard])) -> u64 {
 ///
 /// Where a row's frame put a plain `[Bitboard; 64]` at 8 bytes past a
 /// 16-byte boundary, the fold's 16-byte loads of what a vector kernel had
-/// just stored crossed its stores' cache lines, and that row ran 7-10 %
-/// slower than one whose frame put it on a 16-byte boundary (AMD Zen 5,
-/// one process, the eight offsets interleaved; read one word at a time,
-/// every offset ran alike). Before this buffer, that was most of the gap
+/// just stored crossed its stores' cache lines, and that row ran slower
+/// than one whose frame put it on a 16-byte boundary (read one word at a
+/// time, every offset ran alike). Before this buffer, that was the gap
 /// between the `hq` rook batch row and `avx512`'s, which differed in
-/// nothing else.
+/// nothing else (67929f8 has the figures).
 #[repr(align(64))]
 pub struct BatchOut(pub [Bitboard; 64]);
 

@@ -320,9 +320,11 @@ pub const CLASSES: &[ClassChoice] = &[
         // (`hq_hybrid::Split::WideVector`) lead it for every piece (the
         // lead needs the core to itself: `docs/benchmarks.md`). Bishops'
         // chains: a tie of the two first-rank HQ forms, the smaller table.
-        plan: AMD_AVX512
-            .with_entry(Entry::Batch, HybridAvx512Pext)
-            .with(Entry::Latency, Slider::Bishop, ScalarRankDiagonal),
+        plan: AMD_AVX512.with_entry(Entry::Batch, HybridAvx512Pext).with(
+            Entry::Latency,
+            Slider::Bishop,
+            ScalarRankDiagonal,
+        ),
         evidence: "measured: benches/results/amd-epyc-f1a-m2-s1 (Zen 5, commit 809f862; each \
                    cell the decision of its matrix.md: backends compared by paired intervals \
                    over fresh processes and code layouts, runtime build; single lookups by the \

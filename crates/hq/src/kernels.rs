@@ -164,11 +164,9 @@ impl<C: Caller> Kernel for Batch<'_, C> {
 /// its jobs run at (where portable loops vectorize; at baseline: 0.45x),
 /// the call [`SliderAttacks::batch_in_any_caller`] makes by default: one
 /// call, its arguments in registers. Inlined into the caller instead, the
-/// kernel ran no faster (native `hybrid-avx512-pext` rooks) or slower
-/// (native `avx512` rooks: 0.86x); run as a closure under `run_compiled`,
-/// its captures passed through the caller's stack and two calls, queens
-/// ran 0.90x-0.91x the entry point (AMD Zen 5, native build). `S` indexes
-/// [`Slider::ALL`].
+/// kernel ran no faster, or slower; run as a closure under `run_compiled`,
+/// with its captures passed through the caller's stack and two calls,
+/// slower (f8bbd0e has the figures). `S` indexes [`Slider::ALL`].
 #[inline(always)]
 fn batch_out_of_line<B: SliderAttacks, const S: usize>(
     token: B,

@@ -185,7 +185,7 @@ pub fn line_attacks(line: Line, sq: Square, occupancy: Bitboard) -> Bitboard {
 /// The vector backends store whole registers into `out`. Reading them back
 /// with vector loads is cheapest from a buffer on a 16-byte boundary (a
 /// `#[repr(align(64))]` wrapper, say): 8 bytes past one, such loads cross
-/// the stores' cache lines (7-10 % of a rook batch's rate on AMD Zen 5).
+/// the stores' cache lines, which costs a fast batch several per cent.
 ///
 /// # Panics
 ///
