@@ -325,7 +325,7 @@ pub const CLASSES: &[ClassChoice] = &[
             Slider::Bishop,
             ScalarRankDiagonal,
         ),
-        evidence: "measured: benches/results/amd-epyc-f1a-m2-s1 (Zen 5, commit 809f862; each \
+        evidence: "measured: benches/results/amd-epyc-f1a-m2-s1 (Zen 5, commit 13d48a6; each \
                    cell the decision of its matrix.md: backends compared by paired intervals \
                    over fresh processes and code layouts, runtime build; single lookups by the \
                    hash perft, then the engine-shaped loop); later families are inferred from \
