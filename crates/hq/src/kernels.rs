@@ -144,11 +144,18 @@ impl<C: Caller> Kernel for Batch<'_, C> {
     fn run<B: SliderAttacks>(self, token: B) {
         let Batch(slider, squares, occupancy, out, _) = self;
         match const { covers(C::LEVEL, B::LEVEL) } {
-            true => match slider {
-                Slider::Rook => batch_out_of_line::<B, 0>(token, squares, occupancy, out),
-                Slider::Bishop => batch_out_of_line::<B, 1>(token, squares, occupancy, out),
-                Slider::Queen => batch_out_of_line::<B, 2>(token, squares, occupancy, out),
-            },
+            // The token's entry point of the level its jobs run at (where
+            // portable loops vectorize; at baseline: 0.45x), the call
+            // `batch_in_any_caller` makes by default: one call, its
+            // arguments in registers. Inlined into the caller instead, the
+            // kernel ran no faster, or slower; as a closure under
+            // `run_compiled`, its captures passed through the caller's
+            // stack and two calls, slower (f8bbd0e has the figures).
+            true => {
+                let batch = hq_core::entries::Entries::of(token).batch[slider as usize];
+                // SAFETY: `Entries::of` compiles for a level the token proves.
+                unsafe { batch(squares, occupancy, out) }
+            }
             false => token.batch_in_any_caller(slider, squares, occupancy, out),
         }
     }
@@ -158,25 +165,6 @@ impl<C: Caller> Kernel for Batch<'_, C> {
         // SAFETY: the caller's guarantee: a `BatchFn` of a backend that runs here.
         unsafe { core::mem::transmute::<*mut (), BatchFn>(entry)(self.1, self.2, self.3) }
     }
-}
-
-/// The token's batch out of line, through its entry point of the level
-/// its jobs run at (where portable loops vectorize; at baseline: 0.45x),
-/// the call [`SliderAttacks::batch_in_any_caller`] makes by default: one
-/// call, its arguments in registers. Inlined into the caller instead, the
-/// kernel ran no faster, or slower; run as a closure under `run_compiled`,
-/// with its captures passed through the caller's stack and two calls,
-/// slower (f8bbd0e has the figures). `S` indexes [`Slider::ALL`].
-#[inline(always)]
-fn batch_out_of_line<B: SliderAttacks, const S: usize>(
-    token: B,
-    squares: &[Square],
-    occupancy: Bitboard,
-    out: &mut [Bitboard],
-) {
-    let batch = hq_core::entries::Entries::of(token).batch[S];
-    // SAFETY: `Entries::of` compiles for a level the token proves.
-    unsafe { batch(squares, occupancy, out) }
 }
 
 /// A set-wise call from code of `C`, as [`Batch`].
