@@ -271,10 +271,20 @@ pub struct Results {
     pub aa_check: Option<AaCheck>,
 }
 
+/// The calibration rule a run's [`CalibrationStarts`] were made under: 2,
+/// a challenger must run in half the time (`hq::calibrate`); 0 (absent),
+/// the earlier rule (5 % faster, kept against what the class's runs
+/// measured).
+pub const CALIBRATION_RULE: u32 = 2;
+
 /// `hq-info --calibrate` run in fresh processes: how long each calibration
 /// took and which plan it chose.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CalibrationStarts {
+    /// The rule they were made under ([`CALIBRATION_RULE`]; 0 before it
+    /// was recorded).
+    #[serde(default)]
+    pub rule: u32,
     /// Each start's calibration time, milliseconds.
     pub milliseconds: Vec<f64>,
     /// Each start's chosen plan (`hq::Plan`'s text form).

@@ -13,6 +13,7 @@ use xshell::{Shell, cmd};
 pub fn run(sh: &Shell, hq_info: &Path, quick: bool) -> anyhow::Result<CalibrationStarts> {
     println!("\n[calibration] running HQ_CALIBRATE=1 hq-info");
     let mut starts = CalibrationStarts {
+        rule: hq_bench_format::CALIBRATION_RULE,
         milliseconds: Vec::new(),
         plans: Vec::new(),
     };

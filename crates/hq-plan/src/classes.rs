@@ -35,16 +35,10 @@ pub struct ClassChoice {
     pub evidence: &'static str,
     /// The cpu ids of the committed runs of this class (empty: not measured).
     pub measured_on: &'static [&'static str],
-    /// The backends those runs measured (their runtime build's backend
-    /// rows). On a model they measured, the run decided every cell against
-    /// each of these: it either clears the plan's backend over one or ties
-    /// the two, so a calibration there keeps the plan's backend against
-    /// them; it may take only a backend the run did not measure.
-    pub measured_backends: &'static [Backend],
     /// The cells whose committed figures could not separate the plan's
-    /// backend from others: where a calibration finds one of those faster,
-    /// the plan's backend stays (`benches/format/tests/choice.rs` checks the list
-    /// against the committed runs).
+    /// backend from others (`benches/format/tests/choice.rs` checks the
+    /// list against the committed runs): what a calibration may take
+    /// instead without leaving the noise.
     pub ties: &'static [Tie],
 }
 
@@ -107,29 +101,6 @@ impl ClassChoice {
         })
     }
 
-    /// Whether the class's committed figures keep its backend for `entry`
-    /// and `slider` against `challenger` on a CPU of `identity`, whatever a
-    /// calibration measures:
-    /// * the two tie ([`ClassChoice::ties`]);
-    /// * the run measured `challenger` ([`ClassChoice::measured_backends`])
-    ///   on `identity`'s model: its figures over fresh processes decided
-    ///   the cell, which 5 ms in one process cannot outweigh;
-    /// * or on any model of the class, for single lookups: the run's hash
-    ///   perft decided them, a search with a table that misses the caches,
-    ///   which a calibration's cache-warm loop does not measure (where the
-    ///   two disagree, `pext-pdep` leads the loop and trails the perft).
-    pub fn keeps(
-        &self,
-        identity: Identity,
-        entry: Entry,
-        slider: Slider,
-        challenger: Backend,
-    ) -> bool {
-        let measured = self.measured_backends.contains(&challenger);
-        self.tied(entry, slider).contains(&challenger)
-            || (measured && (self.measured(identity) || entry == Entry::Single))
-    }
-
     /// The backends tied with the class's for `entry` and `slider`
     /// ([`ClassChoice::ties`]).
     pub fn tied(&self, entry: Entry, slider: Slider) -> &'static [Backend] {
@@ -142,39 +113,6 @@ impl ClassChoice {
 
 const ANY_FAMILY: (u32, u32) = (0, u32::MAX);
 
-/// The backend rows of a run on an x86-64 CPU with AVX-512 and GFNI: every
-/// backend of the target.
-const X86_64_ROWS: &[Backend] = &[
-    Pext,
-    PextPdep,
-    Avx512,
-    Avx2,
-    Ssse3,
-    ScalarRankTable,
-    ScalarRankDiagonal,
-    ScalarReverse,
-    ReverseBitboards,
-    Classic,
-    XopSsse3,
-    XopModel,
-];
-/// [`X86_64_ROWS`] and the hybrid backends (runs from 8112ff5 on).
-const X86_64_HYBRID_ROWS: &[Backend] = &[
-    Pext,
-    PextPdep,
-    Avx512,
-    Avx2,
-    HybridAvx512Pext,
-    HybridAvx2Pext,
-    Ssse3,
-    ScalarRankTable,
-    ScalarRankDiagonal,
-    ScalarReverse,
-    ReverseBitboards,
-    Classic,
-    XopSsse3,
-    XopModel,
-];
 const AMD: &[Vendor] = &[Vendor::Amd, Vendor::Hygon];
 
 /// `plan` with the first-rank-table HQ for dependency chains: the
@@ -212,7 +150,6 @@ const V3_SLOW_PEXT: ClassChoice = ClassChoice {
     plan: chains_on_table(Plan::all(Avx2)),
     evidence: "not measured; as the AMD slow-PEXT class",
     measured_on: &[],
-    measured_backends: &[],
     ties: &[],
 };
 
@@ -233,7 +170,6 @@ const fn any(
         plan,
         evidence: "",
         measured_on: &[],
-        measured_backends: &[],
         ties: &[],
     }
 }
@@ -268,7 +204,6 @@ pub const CLASSES: &[ClassChoice] = &[
             "intel-r-xeon-r-processor-f6-ma7-s8",
             "intel-r-xeon-r-processor-f6-mcf-s2",
         ],
-        measured_backends: X86_64_HYBRID_ROWS,
         // Set-wise calls: the hybrid's are the same fill code. Rook
         // batches: a tie on 0xcf, `avx512` clear on 0xa7.
         ties: &{
@@ -301,7 +236,6 @@ pub const CLASSES: &[ClassChoice] = &[
                    over fresh processes and code layouts, runtime build; single lookups by the \
                    hash perft)",
         measured_on: &["amd-epyc-f19-m11-s1"],
-        measured_backends: X86_64_ROWS,
         ties: &[Tie {
             entry: Entry::Latency,
             slider: Slider::Bishop,
@@ -331,7 +265,6 @@ pub const CLASSES: &[ClassChoice] = &[
                    hash perft, then the engine-shaped loop); later families are inferred from \
                    it and calibrate by default",
         measured_on: &["amd-epyc-f1a-m2-s1"],
-        measured_backends: X86_64_HYBRID_ROWS,
         // `hybrid-avx512-pext`'s set-wise calls are `avx512`'s fill code.
         ties: &{
             let [rook, bishop, queen] = Tie::each_piece(Entry::Setwise, &[HybridAvx512Pext]);
@@ -355,20 +288,6 @@ pub const CLASSES: &[ClassChoice] = &[
                    cell the decision of its matrix.md, set-wise calls one kernel per piece over \
                    their three columns; single lookups by the hash perft)",
         measured_on: &["amd-epyc-f19-m1-s1"],
-        // Every x86-64 backend but avx512, which Zen 3 lacks.
-        measured_backends: &[
-            Pext,
-            PextPdep,
-            Avx2,
-            Ssse3,
-            ScalarRankTable,
-            ScalarRankDiagonal,
-            ScalarReverse,
-            ReverseBitboards,
-            Classic,
-            XopSsse3,
-            XopModel,
-        ],
         ties: &[
             Tie {
                 entry: Entry::Batch,
@@ -779,33 +698,3 @@ const FIXED_LOOP: [Option<u32>; 3] = {
     }
     loops
 };
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_class_keeps_its_backend_where_its_runs_decided() {
-        let zen4 = CLASSES.iter().find(|c| c.name == "amd-zen4").unwrap();
-        let model = |model| Identity {
-            vendor: Vendor::Amd,
-            family: 0x19,
-            model,
-            stepping: 1,
-        };
-        let (measured, other) = (model(0x11), model(0x61));
-        let (batch, single) = (
-            (Entry::Batch, Slider::Queen),
-            (Entry::Single, Slider::Bishop),
-        );
-        // The measured model: every backend its run measured.
-        assert!(zen4.keeps(measured, batch.0, batch.1, Avx512));
-        // Another model: a challenger the run cleared may win a batch cell,
-        // not single lookups (the hash perft decided them) nor a tie.
-        assert!(!zen4.keeps(other, batch.0, batch.1, Avx512));
-        assert!(zen4.keeps(other, single.0, single.1, PextPdep));
-        assert!(zen4.keeps(other, Entry::Latency, Slider::Bishop, ScalarRankTable));
-        // A backend the run did not measure wins anywhere.
-        assert!(!zen4.keeps(measured, batch.0, batch.1, Neon));
-    }
-}

@@ -138,20 +138,23 @@ pub mod unstable {
         crate::select::decide_for(identity, optimised)
     }
 
-    /// The plan a calibration starting from `base` on a CPU of `identity`
-    /// in `class` chooses from `figures`, whose rounds are `samples` (one
-    /// list per figure, rounds in the order they were timed, paired across
-    /// figures): for tests of the rule on figures drawn from committed runs.
+    /// The plan a calibration starting from `base` chooses from `figures`,
+    /// whose rounds are `samples` (one list per figure, rounds in the order
+    /// they were timed, paired across figures): for tests of the rule on
+    /// figures drawn from committed runs.
     #[cfg(all(feature = "std", not(target_arch = "wasm32")))]
     pub fn calibration_choice(
         base: &crate::Plan,
-        class: &ClassChoice,
-        identity: Identity,
         figures: &[crate::Figure],
         samples: &[std::vec::Vec<f64>],
     ) -> crate::Plan {
-        crate::calibrate::choose_for(base, class, identity, figures, samples).0
+        crate::calibrate::choose(base, figures, samples)
     }
+
+    /// How many times faster a challenger must run for a calibration to
+    /// take it.
+    #[cfg(all(feature = "std", not(target_arch = "wasm32")))]
+    pub const CALIBRATION_GROSS: f64 = crate::calibrate::GROSS;
 }
 
 pub use select::{CALIBRATE_VAR, PLAN_VAR};
@@ -280,9 +283,14 @@ pub fn set_plan(plan: Plan) -> Result<(), BackendError> {
     installed::replace(plan, Source::SetBackend)
 }
 
-/// Measures every candidate here and installs the fastest of each cell:
-/// the free functions, the latency functions and the jobs run it from now
-/// on, and [`selection`] says "calibrated". Takes at most about 5 ms.
+/// Measures every candidate here and installs the plan in force with its
+/// gross mistakes corrected: a cell changes only where a challenger ran in
+/// at most half the time of the plan's backend; the free
+/// functions, the latency functions and the jobs run the result from now
+/// on, and [`selection`] says "calibrated". Takes at most about 5 ms. It
+/// is a safety net for CPU models no committed run measured, not a tuner:
+/// within a factor of two, one process's timings are not evidence
+/// (`docs/architecture.md`, "Calibration").
 ///
 /// `HQ_CALIBRATE=1` does the same at the first call instead. An engine can
 /// keep the result (`calibration.plan.to_string()`) and give it back later
@@ -296,8 +304,7 @@ pub fn set_plan(plan: Plan) -> Result<(), BackendError> {
 /// ```
 #[cfg(all(feature = "std", not(target_arch = "wasm32")))]
 pub fn calibrate() -> Result<Calibration, BackendError> {
-    let identity = hq_core::cpu::Identity::detect();
-    let calibration = calibrate::measure(selection().plan, identity)?;
+    let calibration = calibrate::measure(selection().plan)?;
     installed::replace(calibration.plan, Source::Calibration)?;
     Ok(calibration)
 }

@@ -138,11 +138,15 @@ impl Selection {
                         Some(id) => write!(
                             f,
                             "calibrated at first use: no committed run measured this model \
-                             (family {:#x} model {:#x}), so its class's plan is inferred; \
+                             (family {:#x} model {:#x}), so its class's plan is inferred, and \
+                             a cell changes where a backend ran in half the time; \
                              {CALIBRATE_VAR}=0 takes the class's plan",
                             id.family, id.model
                         ),
-                        None => f.write_str("calibrated: measured on this CPU"),
+                        None => f.write_str(
+                            "calibrated: measured on this CPU (a cell changes where a backend \
+                             ran in half the time)",
+                        ),
                     },
                     (_, Source::PlanVariable) => write!(f, "overridden by {}", PLAN_VAR),
                 }
@@ -554,7 +558,7 @@ mod env {
             #[cfg(not(target_arch = "wasm32"))]
             {
                 s.unmeasured = Some(identity).filter(|_| wanted.is_none());
-                s.plan = crate::calibrate::measure(s.plan, identity)?.plan;
+                s.plan = crate::calibrate::measure(s.plan)?.plan;
                 s.source = Source::Calibration;
             }
             #[cfg(target_arch = "wasm32")]

@@ -271,11 +271,20 @@ fn calibration_installs_a_measured_plan() {
                 .inspect(|f| assert!(f.ns.is_finite() && f.ns > 0.0, "{f:?}"))
                 .count();
             assert!(n > 0, "{entry:?} {slider:?} has no candidate");
+            // A start without a figure is kept: a set-wise loop over
+            // single lookups the calibration cannot time apart.
+            let kept = (
+                calibration.plan.get(entry, slider),
+                calibration.plan.setwise_loop,
+            ) == (
+                calibration.base.get(entry, slider),
+                calibration.base.setwise_loop,
+            );
             assert!(
-                calibration
+                kept || calibration
                     .figure_of(&calibration.plan, entry, slider)
                     .is_some(),
-                "the chosen {entry:?} {slider:?} was measured"
+                "the chosen {entry:?} {slider:?} was measured, or is the start"
             );
         }
     }
@@ -288,4 +297,35 @@ fn calibration_installs_a_measured_plan() {
     let reread: Plan = calibration.plan.to_string().parse().expect("round trip");
     hq::set_plan(reread).expect("the calibrated plan, read back");
     assert_eq!(hq::selection().plan, calibration.plan);
+    a_calibration_corrects_a_gross_mistake();
+}
+
+/// Started from a plan that runs single lookups on the research backend
+/// (`xop-model`, VPPERM modelled in software: tens of times slower), a
+/// calibration replaces it for every piece whose cell the build does not
+/// fix.
+#[cfg(not(target_arch = "wasm32"))]
+fn a_calibration_corrects_a_gross_mistake() {
+    let research = Backend::XopModel;
+    if !research.is_dispatched() {
+        println!(
+            "plan: SKIPPED the gross-mistake calibration: this build does not dispatch \
+             {research} (the workspace tests' build does, through hq-info's all-backends)"
+        );
+        return;
+    }
+    let wrong = hq::selection().plan.with_entry(hq::Entry::Single, research);
+    hq::set_plan(wrong).expect("xop-model runs everywhere");
+    let calibration = hq::calibrate().expect("calibration");
+    for slider in Slider::ALL {
+        let (started, chosen) = (
+            calibration.base.get(hq::Entry::Single, slider),
+            calibration.plan.get(hq::Entry::Single, slider),
+        );
+        assert!(
+            chosen != research,
+            "a calibration kept {research} for {slider} single lookups:\n{calibration}"
+        );
+        println!("plan: calibration from {started} for {slider} single lookups chose {chosen}");
+    }
 }
