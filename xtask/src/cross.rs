@@ -111,8 +111,8 @@ fn target(sh: &Shell, triple: &str, needs: &[(&str, &str)], steps: Vec<(&str, Cm
     }
     if !what.is_empty() {
         let (what, how) = (what.join(", "), how.join("; "));
-        println!("SKIPPED {triple}: this machine lacks {what}; install with: {how}");
-        return Ok(());
+        let why = format!("this machine lacks {what}; install with: {how}");
+        return crate::skips::missing_tool(triple, &why);
     }
     let mut times = Vec::new();
     for (name, cmd) in steps {

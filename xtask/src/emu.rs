@@ -48,9 +48,11 @@ pub struct Args {
     pub skip_native: bool,
 }
 
-/// The runs, as `cpu package/target [arguments]: what it shows` (target: a
-/// test file's stem or a bin; arguments: a test filter, or hq-info's).
-const RUNS: [&str; 13] = [
+/// The runs, as `cpu package/target[+feature] [arguments]: what it shows`
+/// (target: a test file's stem or a bin; `+feature`: built with that
+/// feature of the package, apart from the others; arguments: a test
+/// filter, or hq-info's).
+const RUNS: [&str; 16] = [
     "tigerlake hq-simd/suite avx512: avx512 backend: the shared suite",
     "tigerlake hq-simd/suite avx2: avx2 backend: the shared suite, its asm forms for any caller among it",
     "tigerlake hq-simd/any_caller_registers: the caller's vector registers kept across avx2's asm queen (vzeroupper)",
@@ -59,12 +61,37 @@ const RUNS: [&str; 13] = [
     "tigerlake hq-xop/model_vectors: hand-derived VPPERM vectors: model, SSSE3, AVX-512",
     "tigerlake hq-mailbox/agree: mailbox <-> planes and one-hot bitboards: AVX-512 = scalar",
     "tigerlake hq-info/hq-info --no-check: facade choice on an AVX-512 CPU",
-    "haswell hq-simd/suite avx512: no AVX-512: the avx512 suite is SKIPPED",
-    "haswell hq-hybrid/suite: no AVX-512: hybrid-avx512-pext SKIPPED, hybrid-avx2-pext against the oracle",
+    "tigerlake hq-attacks/facade+force-avx512: the facade's tests in the force-avx512 build",
+    "tigerlake hq-attacks/facade+force-hybrid-avx512-pext: the facade's tests in the force-hybrid-avx512-pext build",
+    "haswell hq-pext/suite: the PEXT backends against the oracle",
+    "haswell hq-simd/suite: no AVX-512: avx2 and ssse3 against the oracle, avx512 skipped",
+    "haswell hq-hybrid/suite: no AVX-512: hybrid-avx2-pext against the oracle, hybrid-avx512-pext skipped",
     "haswell hq-mailbox/agree: no AVX-512: transposition falls back to scalar",
     "haswell hq-attacks/facade: no AVX-512: the facade's tests on that CPU's class",
     "haswell hq-info/hq-info --no-check: facade choice without AVX-512 picks other backends",
 ];
+
+/// Per run (`cpu package/target [arguments]`, as in [`RUNS`]), the backends
+/// whose suite it must report checked against the oracle, and those it
+/// must report SKIPPED or refused (the emulated CPU lacks them): a run that
+/// skipped a backend it should have checked fails, whatever else it says.
+const BACKENDS: [(&str, &[&str], &[&str]); 6] = [
+    ("tigerlake hq-simd/suite avx512", &["avx512"], &[]),
+    ("tigerlake hq-simd/suite avx2", &["avx2"], &[]),
+    (
+        "tigerlake hq-hybrid/suite",
+        &["hybrid-avx512-pext", "hybrid-avx2-pext"],
+        &[],
+    ),
+    ("haswell hq-pext/suite", &["pext", "pext-pdep"], &[]),
+    ("haswell hq-simd/suite", &["avx2", "ssse3"], &["avx512"]),
+    (
+        "haswell hq-hybrid/suite",
+        &["hybrid-avx2-pext"],
+        &["hybrid-avx512-pext"],
+    ),
+];
+
 /// The CPU with AVX-512 (Bochs), where no test may report SKIPPED; on the
 /// other one (qemu-user) the AVX-512 suites must.
 const AVX512_CPU: &str = "tigerlake";
@@ -139,7 +166,9 @@ fn run_rows(
         let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
         let shown: String = stdout.lines().map(|l| format!("    | {l}\n")).collect();
         println!("emu-test: [{cpu}] {binary}: {purpose}\n{shown}");
-        let problem = check(cpu, binary, out.status.code(), &stdout);
+        let spec = format!("{cpu} {binary} {args}");
+        let problem = check(cpu, binary, out.status.code(), &stdout)
+            .and_then(|()| check_backends(spec.trim(), &stdout));
         Ok((cpu, binary, purpose, seconds, stdout, problem))
     };
     // The first run alone: on a machine's first use the Bochs harness
@@ -193,8 +222,8 @@ pub fn on_avx512_cpu(args: &Args) -> Result<()> {
     };
     if !skip.is_empty() {
         let harness = harness.display();
-        println!("emu-test: SKIPPED the {AVX512_CPU} runs: the harness {harness} {skip}");
-        return Ok(());
+        let what = format!("emu-test: the {AVX512_CPU} runs");
+        return crate::skips::missing_tool(&what, &format!("the harness {harness} {skip}"));
     }
     let rows = runs_on(AVX512_CPU);
     let started = Instant::now();
@@ -232,10 +261,11 @@ pub fn on_cpu_without_avx512() -> Result<()> {
         .run()
         .is_err()
     {
-        println!(
-            "emu-test: SKIPPED the {cpu} runs: no qemu-x86_64 here (apt-get install qemu-user)"
+        let what = format!("emu-test: the {cpu} runs");
+        return crate::skips::missing_tool(
+            &what,
+            "no qemu-x86_64 here (apt-get install qemu-user)",
         );
-        return Ok(());
     }
     let rows = runs_on(cpu);
     let build = format!(
@@ -271,6 +301,7 @@ fn selection(runs: &[&str], metadata: &Metadata) -> Result<Vec<String>> {
         let (spec, _purpose) = row.split_once(": ").context("RUNS: `spec: purpose`")?;
         let spec = spec.split_whitespace().nth(1);
         let spec = spec.context("RUNS: `cpu package/target`")?;
+        let spec = spec.split_once('+').map_or(spec, |(spec, _feature)| spec);
         let (name, target) = spec.split_once('/').context("RUNS: `package/target`")?;
         let package = metadata.packages.iter().find(|p| p.name.as_str() == name);
         let package = package.with_context(|| format!("emu-test: no package {name}"))?;
@@ -293,22 +324,54 @@ fn selection(runs: &[&str], metadata: &Metadata) -> Result<Vec<String>> {
     Ok(packages.chain(tests).map(str::to_owned).collect())
 }
 
+/// The feature a row's target is built with (`package/target+feature`).
+fn feature_of(row: &str) -> Option<&str> {
+    let spec = row.split(": ").next()?.split_whitespace().nth(1)?;
+    spec.split_once('+').map(|(_, feature)| feature)
+}
+
 /// Builds the static test binaries of `runs` (into `target/emu`); returns
-/// `package/target` -> executable.
+/// `package/target[+feature]` -> executable. The rows with a feature are
+/// built apart, one build per feature (features unify over a build: forced
+/// together, every binary would be forced).
 fn build_static(runs: &[&str], quick: bool) -> Result<BTreeMap<String, Utf8PathBuf>> {
     let sh = crate::sh()?;
     let root = sh.current_dir();
     let metadata = MetadataCommand::new().current_dir(&root).no_deps().exec()?;
-    let selection = selection(runs, &metadata)?;
-    // Optimised where the full suites run emulated (a CPU without AVX-512
-    // here); for the quick runs, opt-level 1 builds faster and runs them as
-    // fast (the runs are mostly the emulated boot).
-    let opt_level = if quick { "1" } else { "3" };
-    let cmd = cmd!(sh, "{CARGO} test --release --no-run --message-format=json --target x86_64-unknown-linux-gnu {selection...}")
-        .env("RUSTFLAGS", "-C target-feature=+crt-static")
-        .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", opt_level)
-        .env("CARGO_TARGET_DIR", root.join("target/emu"));
-    crate::executables(cmd, &metadata)
+    let features: BTreeSet<Option<&str>> = runs.iter().map(|r| feature_of(r)).collect();
+    let mut found = BTreeMap::new();
+    for feature in features {
+        let group: Vec<&str> = runs
+            .iter()
+            .copied()
+            .filter(|r| feature_of(r) == feature)
+            .collect();
+        let selection = selection(&group, &metadata)?;
+        let package = group[0]
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.split('/').next());
+        let with = match (feature, package) {
+            (Some(f), Some(p)) => vec!["--features".to_owned(), format!("{p}/{f}")],
+            _ => Vec::new(),
+        };
+        // Optimised where the full suites run emulated (a CPU without
+        // AVX-512 here); for the quick runs, opt-level 1 builds faster and
+        // runs them as fast (the runs are mostly the emulated boot).
+        let opt_level = if quick { "1" } else { "3" };
+        let cmd = cmd!(sh, "{CARGO} test --release --no-run --message-format=json --target x86_64-unknown-linux-gnu {selection...} {with...}")
+            .env("RUSTFLAGS", "-C target-feature=+crt-static")
+            .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", opt_level)
+            .env("CARGO_TARGET_DIR", root.join("target/emu"));
+        for (name, exe) in crate::executables(cmd, &metadata)? {
+            let key = match feature {
+                Some(f) => format!("{name}+{f}"),
+                None => name,
+            };
+            found.insert(key, exe);
+        }
+    }
+    Ok(found)
 }
 
 /// The lines worth keeping in the summary: case counts, skips, detection, verdicts.
@@ -325,6 +388,43 @@ fn is_summary_line(l: &str) -> bool {
     within.iter().any(|s| l.contains(s))
         || starts.iter().any(|s| l.starts_with(s))
         || l.starts_with("test result:")
+}
+
+/// Whether [`BACKENDS`] lists the backends of a run of `binary` on `cpu`.
+fn has_backends(cpu: &str, binary: &str) -> bool {
+    let prefix = format!("{cpu} {binary}");
+    BACKENDS.iter().any(|(spec, ..)| {
+        spec.split_whitespace()
+            .take(2)
+            .eq(prefix.split_whitespace())
+    })
+}
+
+/// Whether a run reported each backend of [`BACKENDS`] as its row expects:
+/// checked against the oracle, or SKIPPED or refused.
+fn check_backends(spec: &str, stdout: &str) -> Result<()> {
+    let Some((_, checks, refuses)) = BACKENDS.iter().find(|(s, ..)| *s == spec) else {
+        return Ok(());
+    };
+    for backend in *checks {
+        let line = format!("hq-testkit: backend {backend} checked against the oracle");
+        ensure!(
+            stdout.lines().any(|l| l.starts_with(&line)),
+            "{backend} should have been checked against the oracle here, but no `{line}` line \
+             was printed"
+        );
+    }
+    for backend in *refuses {
+        let skipped = format!("SKIPPED backend {backend}:");
+        let refused = format!("refused {backend}");
+        ensure!(
+            stdout
+                .lines()
+                .any(|l| l.contains(&skipped) || l.contains(&refused)),
+            "{backend} should have been SKIPPED or refused on this CPU, but it was not"
+        );
+    }
+    Ok(())
 }
 
 /// Whether a run met its expectations, given the harness's exit code.
@@ -373,9 +473,34 @@ fn check(cpu: &str, binary: &str, status: Option<i32>, stdout: &str) -> Result<(
         (true, true) if stdout.contains("SKIPPED") => {
             bail!("a test was SKIPPED on a CPU that has the features")
         }
-        (true, false) if !refused => {
+        // A run with its backends listed is held to them instead
+        // (`check_backends`).
+        (true, false) if !refused && !has_backends(cpu, binary) => {
             bail!("expected avx512 SKIPPED or refused (no AVX-512 here), but it was not")
         }
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every row of `BACKENDS` names a run of `RUNS` (a row that named none
+    /// would check nothing), and names real backends.
+    #[test]
+    fn every_backend_expectation_names_a_run() {
+        for (spec, checks, refuses) in BACKENDS {
+            assert!(
+                RUNS.iter().any(|r| r.split(": ").next() == Some(spec)),
+                "BACKENDS names {spec:?}, which is no run"
+            );
+            for b in checks.iter().chain(refuses) {
+                assert!(
+                    hq::Backend::from_name(b).is_ok(),
+                    "{spec}: {b} is no backend"
+                );
+            }
+        }
     }
 }

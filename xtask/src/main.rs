@@ -4,6 +4,7 @@ mod cross;
 mod emu;
 mod release;
 mod reliability;
+mod skips;
 mod test;
 
 use anyhow::Context;

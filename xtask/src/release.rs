@@ -39,7 +39,8 @@ pub fn no_std() -> anyhow::Result<()> {
         cargo(&sh, &build).args(["--profile", "release"]).run()?;
         cargo(&sh, &build).args(["--profile", "dev"]).run()?;
     } else {
-        println!("SKIPPED no_std bare-metal build: rustup target {bare} is not installed");
+        let why = format!("rustup target {bare} is not installed (rustup target add {bare})");
+        crate::skips::missing_tool("no_std bare-metal build", &why)?;
     }
     sh.set_var("CARGO_TARGET_DIR", NATIVE_DIR);
     sh.set_var("RUSTFLAGS", NATIVE_FLAGS);
@@ -122,8 +123,8 @@ pub fn msrv() -> anyhow::Result<()> {
     let probe = cmd!(sh, "rustup run {version} rustc --version");
     if probe.output().is_err() {
         let install = format!("rustup toolchain install {version} --profile minimal");
-        println!("SKIPPED MSRV: rust {version} is not installed ({install})");
-        return Ok(());
+        let why = format!("rust {version} is not installed ({install})");
+        return crate::skips::missing_tool("MSRV", &why);
     }
     // What a dependent compiles: the libraries and binaries (their tests and
     // benches may use newer dev-dependencies). `cargo +VERSION` goes through

@@ -168,8 +168,7 @@ pub fn miri(long: bool) -> anyhow::Result<()> {
     let sh = crate::sh()?;
     let install = "rustup toolchain install nightly --component miri,rust-src";
     if let Some(why) = missing(&sh, "miri", install) {
-        println!("\nSKIPPED Miri: {why}");
-        return Ok(());
+        return crate::skips::missing_tool("Miri", &why);
     }
     let start = Instant::now();
     // Miri's standard library first, once, before two lanes would want it.
@@ -264,8 +263,7 @@ pub fn fuzz(long: bool) -> anyhow::Result<()> {
     let sh = crate::sh()?;
     let install = "rustup toolchain install nightly; cargo install cargo-fuzz";
     if let Some(why) = missing(&sh, "fuzz", install) {
-        println!("\nSKIPPED fuzz targets: {why}");
-        return Ok(());
+        return crate::skips::missing_tool("fuzz targets", &why);
     }
     let start = Instant::now();
     let dev = (!long).then_some("--dev");
@@ -314,8 +312,8 @@ pub fn tsan() -> anyhow::Result<()> {
     let rust_src = sysroot.read().map(|s| s + "/lib/rustlib/src/rust/library");
     if !rust_src.is_ok_and(|dir| Path::new(&dir).is_dir()) {
         let install = "rustup toolchain install nightly --component rust-src";
-        println!("\nSKIPPED ThreadSanitizer: no nightly Rust with rust-src ({install})");
-        return Ok(());
+        let why = format!("no nightly Rust with rust-src ({install})");
+        return crate::skips::missing_tool("ThreadSanitizer", &why);
     }
     let rustc = cmd!(sh, "rustc -vV").read().unwrap_or_default();
     let host = rustc.lines().find_map(|l| l.strip_prefix("host: "));

@@ -6,7 +6,7 @@
 //! stop the others. At the end, a line per step: its time, the part of it
 //! cargo spent compiling, and the CPU time of the step and its children.
 
-use crate::{bench_matrix, cross, emu, release, reliability};
+use crate::{bench_matrix, cross, emu, release, reliability, skips};
 use anyhow::{Context, bail, ensure};
 use hq::Backend;
 use std::path::{Path, PathBuf};
@@ -220,6 +220,14 @@ struct Outcome {
     seconds: f64,
     compile: f64,
     cpu: Option<f64>,
+    /// Its `SKIPPED` lines (`crate::skips`).
+    skipped: Vec<String>,
+}
+
+/// The steps' names, in [`STEPS`]' order.
+#[cfg(test)]
+pub fn step_names() -> impl Iterator<Item = &'static str> {
+    STEPS.iter().map(|s| s.name)
 }
 
 /// The task: `--step` runs one step here; otherwise the steps not skipped
@@ -305,6 +313,17 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
     }
     let seconds = started.elapsed().as_secs_f64();
+    let ran: Vec<skips::Ran> = outcomes
+        .iter()
+        .map(|o| skips::Ran {
+            name: o.name,
+            passed: o.passed,
+            skipped: o.skipped.clone(),
+        })
+        .collect();
+    let uncovered = skips::uncovered(&ran);
+    let incomplete =
+        |name: &str| o_passed(&outcomes, name) && uncovered.iter().any(|(n, _)| *n == name);
     let failed: Vec<&str> = outcomes
         .iter()
         .filter(|o| !o.passed)
@@ -316,22 +335,52 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     );
     for o in &outcomes {
         let cpu = o.cpu.map_or("?".to_owned(), |c| format!("{c:.0}"));
+        let verdict = match (o.passed, incomplete(o.name)) {
+            (false, _) => "  FAILED",
+            (true, true) => "  INCOMPLETE",
+            (true, false) => "",
+        };
         println!(
-            "xtask test:   {:<32} {:>5.0} {:>5.0} {:>6}{}",
-            o.name,
-            o.seconds,
-            o.compile,
-            cpu,
-            if o.passed { "" } else { "  FAILED" }
+            "xtask test:   {:<32} {:>5.0} {:>5.0} {:>6}{verdict}",
+            o.name, o.seconds, o.compile, cpu,
         );
     }
+    // What each step skipped, and what ran it instead.
+    for o in outcomes.iter().filter(|o| !o.skipped.is_empty()) {
+        for line in &o.skipped {
+            let by = skips::covered_by(&ran, line, o.name);
+            let by = by.map_or("NOT RUN by any step".to_owned(), |by| {
+                format!("run by {by}")
+            });
+            println!("xtask test: {}: {line} -- {by}", o.name);
+        }
+    }
+    let incomplete: Vec<&str> = outcomes
+        .iter()
+        .map(|o| o.name)
+        .filter(|n| incomplete(n))
+        .collect();
     println!(
-        "xtask test: {} passed, {} failed",
-        outcomes.len() - failed.len(),
-        failed.len()
+        "xtask test: {} passed, {} failed, {} incomplete (skipped what no other step ran: not \
+         passed)",
+        outcomes.len() - failed.len() - incomplete.len(),
+        failed.len(),
+        incomplete.len()
     );
     ensure!(failed.is_empty(), "failed steps: {}", failed.join(", "));
+    let required = std::env::var_os(skips::REQUIRE_TOOLS).is_some_and(|v| v == "1");
+    ensure!(
+        !required || incomplete.is_empty(),
+        "incomplete steps under {}=1: {}",
+        skips::REQUIRE_TOOLS,
+        incomplete.join(", ")
+    );
     Ok(())
+}
+
+/// Whether the step `name` passed.
+fn o_passed(outcomes: &[Outcome], name: &str) -> bool {
+    outcomes.iter().any(|o| o.name == name && o.passed)
 }
 
 /// Prints a finished step's log, then its outcome line; its figures.
@@ -371,6 +420,7 @@ fn report(step: &'static Step, passed: bool, seconds: f64) -> anyhow::Result<Out
         seconds,
         compile,
         cpu,
+        skipped: skips::skipped_lines(&log),
     })
 }
 
@@ -529,8 +579,8 @@ fn wasm_module_size() -> anyhow::Result<()> {
     // detection), so neither the environment nor the dispatch is linked.
     let (target, limit) = ("wasm32-unknown-unknown", 10 * 1024);
     if !cross::has_target(target) {
-        println!("SKIPPED wasm module size: rustup target {target} is not installed");
-        return Ok(());
+        let why = format!("rustup target {target} is not installed (rustup target add {target})");
+        return crate::skips::missing_tool("wasm module size", &why);
     }
     let sh = crate::sh()?;
     sh.set_var("CARGO_TARGET_DIR", "target/wasm-size");

@@ -35,7 +35,7 @@ fn avx512_or_skip(what: &str) -> Option<Avx512Vpperm> {
     match Avx512Vpperm::require() {
         Ok(v) => Some(v),
         Err(missing) => {
-            println!("SKIPPED {what} (not counted as passed): {missing}");
+            println!("SKIPPED {what}: {missing}");
             None
         }
     }

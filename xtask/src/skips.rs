@@ -1,0 +1,225 @@
+//! What a step of `cargo xtask test` did not run, and whether another step
+//! ran it. A skip is never a pass:
+//!
+//! * a step whose tool is missing (a rustup target, nightly, qemu, the
+//!   emulator) says `SKIPPED` with the command that installs it, through
+//!   [`missing_tool`]; under [`REQUIRE_TOOLS`] (`.ci/run` sets it, having
+//!   installed them all) it fails instead;
+//! * every `SKIPPED` line a step prints (its tests' included: a backend this
+//!   CPU lacks) is covered only where [`COVERED_BY`] names a step that ran
+//!   the same thing and passed without skipping it (a backend this CPU
+//!   lacks, on an emulated CPU that has it); otherwise the step counts as
+//!   incomplete, not passed, and the summary names what it left out.
+
+use anyhow::bail;
+
+/// The environment variable under which a missing tool fails its step.
+pub const REQUIRE_TOOLS: &str = "XTASK_REQUIRE_TOOLS";
+
+/// A tool `what` needs is missing (`why`, with the command that installs
+/// it): a `SKIPPED` line, or under [`REQUIRE_TOOLS`] an error.
+pub fn missing_tool(what: &str, why: &str) -> anyhow::Result<()> {
+    if std::env::var_os(REQUIRE_TOOLS).is_some_and(|v| v == "1") {
+        bail!("{what}: {why}; {REQUIRE_TOOLS}=1 makes a missing tool a failure");
+    }
+    println!("SKIPPED {what}: {why}");
+    Ok(())
+}
+
+/// Which step runs what a `SKIPPED` line left out: `(text, step, what)`,
+/// the line matching when it contains `text` (ASCII case ignored).
+pub const COVERED_BY: &[(&str, &str, &str)] = &[
+    (
+        "avx512",
+        "emulated AVX-512 CPU",
+        "the AVX-512 backends' suites, on an emulated CPU that has them",
+    ),
+    (
+        "avx-512",
+        "emulated AVX-512 CPU",
+        "the AVX-512 code, on an emulated CPU that has it",
+    ),
+    (
+        "zmm",
+        "emulated AVX-512 CPU",
+        "the zmm lanes, on an emulated CPU that has AVX-512",
+    ),
+    (
+        "x86-64-v4",
+        "emulated AVX-512 CPU",
+        "code at x86-64-v4, on an emulated CPU that has it",
+    ),
+    (
+        "runs avx-512 natively",
+        "workspace tests",
+        "the AVX-512 code, natively",
+    ),
+    (
+        "backend neon",
+        "cross targets",
+        "the neon suite, on aarch64 under qemu",
+    ),
+    (
+        "backend simd128",
+        "cross targets",
+        "the simd128 suite, on wasm32 +simd128 under Node",
+    ),
+    (
+        "no threads on wasi",
+        "workspace tests",
+        "the threaded perft, natively",
+    ),
+    (
+        "wasm has no processes",
+        "workspace tests",
+        "the check that runs a process, natively",
+    ),
+    (
+        "a wasm test reads no files",
+        "workspace tests",
+        "the check that reads the sources, natively",
+    ),
+    ("under miri", "workspace tests", "the timed check, natively"),
+    (
+        "wasm32 fixes every cell",
+        "workspace tests",
+        "the calibration, natively",
+    ),
+    (
+        "does not dispatch xop-model",
+        "workspace tests",
+        "the gross-mistake calibration, in the build that dispatches xop-model",
+    ),
+];
+
+/// The `SKIPPED` lines of a step's log, trimmed (each distinct line once).
+pub fn skipped_lines(log: &str) -> Vec<String> {
+    let mut lines: Vec<String> = log
+        .lines()
+        .filter_map(|l| {
+            let at = l.find("SKIPPED")?;
+            // The skip itself, without the emulator's `    | ` frame.
+            Some(l[at..].trim().to_owned())
+        })
+        .collect();
+    lines.sort();
+    lines.dedup();
+    lines
+}
+
+/// The rows of [`COVERED_BY`] that `line` matches.
+fn covering(
+    line: &str,
+) -> impl Iterator<Item = &'static (&'static str, &'static str, &'static str)> {
+    let line = line.to_ascii_lowercase();
+    COVERED_BY
+        .iter()
+        .filter(move |(text, ..)| line.contains(text))
+}
+
+/// A finished step, as the summary judges skips.
+pub struct Ran<'a> {
+    /// The step's name.
+    pub name: &'a str,
+    /// Whether it exited successfully.
+    pub passed: bool,
+    /// Its `SKIPPED` lines.
+    pub skipped: Vec<String>,
+}
+
+/// Whether step `by` covers what a row of [`COVERED_BY`] names: it passed,
+/// and skipped none of the things the rows name it for.
+fn covers(steps: &[Ran<'_>], by: &str) -> bool {
+    steps.iter().any(|s| {
+        s.name == by
+            && s.passed
+            && !s
+                .skipped
+                .iter()
+                .any(|l| covering(l).any(|(_, step, _)| *step == by))
+    })
+}
+
+/// What covers `line`, skipped by step `own`, for the summary (`None`:
+/// nothing).
+pub fn covered_by(steps: &[Ran<'_>], line: &str, own: &str) -> Option<String> {
+    covering(line)
+        .find(|(_, by, _)| *by != own && covers(steps, by))
+        .map(|(_, by, what)| format!("{what} (step '{by}')"))
+}
+
+/// Per step, the `SKIPPED` lines no other step covers.
+pub fn uncovered<'a>(steps: &'a [Ran<'a>]) -> Vec<(&'a str, Vec<&'a str>)> {
+    steps
+        .iter()
+        .map(|s| {
+            let left: Vec<&str> = s
+                .skipped
+                .iter()
+                .map(String::as_str)
+                .filter(|l| covered_by(steps, l, s.name).is_none())
+                .collect();
+            (s.name, left)
+        })
+        .filter(|(_, left)| !left.is_empty())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ran<'a>(name: &'a str, passed: bool, skipped: &[&str]) -> Ran<'a> {
+        Ran {
+            name,
+            passed,
+            skipped: skipped.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn a_skip_is_covered_only_by_a_step_that_passed_without_it() {
+        let avx512 = "SKIPPED backend avx512: missing avx512f";
+        let steps = [
+            ran("workspace tests", true, &[avx512]),
+            ran("emulated AVX-512 CPU", true, &[]),
+        ];
+        assert!(uncovered(&steps).is_empty());
+        // The emulated step failed, or skipped AVX-512 itself: uncovered.
+        for emulated in [
+            ran("emulated AVX-512 CPU", false, &[]),
+            ran(
+                "emulated AVX-512 CPU",
+                true,
+                &["SKIPPED the tigerlake runs: the harness avx-512 is absent"],
+            ),
+        ] {
+            let steps = [ran("workspace tests", true, &[avx512]), emulated];
+            let left = uncovered(&steps);
+            assert_eq!(left[0].0, "workspace tests");
+            assert_eq!(left[0].1, [avx512]);
+        }
+        // A skip nothing covers (a missing tool).
+        let steps = [ran("Miri", true, &["SKIPPED Miri: no nightly"])];
+        assert_eq!(uncovered(&steps)[0].1, ["SKIPPED Miri: no nightly"]);
+        // A step does not cover itself.
+        let steps = [ran("emulated AVX-512 CPU", true, &["SKIPPED zmm"])];
+        assert_eq!(uncovered(&steps).len(), 1);
+    }
+
+    #[test]
+    fn skipped_lines_drop_the_emulators_frame_and_repeats() {
+        let log = "ok\n    | hq-testkit: SKIPPED backend avx512: x\nSKIPPED backend avx512: x\n";
+        assert_eq!(skipped_lines(log), ["SKIPPED backend avx512: x"]);
+    }
+
+    #[test]
+    fn every_covering_step_is_a_step() {
+        for (_, by, _) in COVERED_BY {
+            assert!(
+                crate::test::step_names().any(|n| n == *by),
+                "COVERED_BY names {by:?}, which is no step"
+            );
+        }
+    }
+}
