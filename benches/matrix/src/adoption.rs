@@ -1,6 +1,9 @@
 //! `cargo xtask bench-matrix adoption`: what a new user pays to take the
 //! library, beside the peers. One small program per crate (the README's quick
-//! start and a loop of 100 million queen lookups), each built as its own
+//! start and a loop of 100 million queen lookups), and the `hq-attacks` one
+//! again with its loop in a `multiversion` function (what every user would
+//! build if the library took its levels from `multiversion`'s proc macro
+//! rather than a `macro_rules!`), each built as its own
 //! project outside the workspace (so that neither the workspace's
 //! `.cargo/config.toml` nor its profiles apply), from an empty target
 //! directory, `cargo build --release` and `cargo build`, one after another;
@@ -25,8 +28,11 @@ pub struct Args {
     out: Option<PathBuf>,
 }
 
-/// Rounds of the six builds (each program's release and debug build).
+/// Rounds of the builds (each program's release and debug build).
 pub const ROUNDS: usize = 3;
+
+/// The `hq-attacks` program with `multiversion`'s proc macro beside it.
+const WITH_MULTIVERSION: &str = "hq-attacks+multiversion";
 
 /// A user program: the crate it shows, its dependency line and its source.
 struct Program {
@@ -65,6 +71,31 @@ fn main() -> Result<(), hq::BackendError> {
 }
 "#;
 
+/// [`HQ`]'s loop in a function that `multiversion` compiles for x86-64-v3
+/// and v2 (as the benches' reference rows are).
+const HQ_MULTIVERSION: &str = r#"
+use hq::{Bitboard, Square};
+
+#[multiversion::multiversion(targets(
+    "x86_64+avx2+bmi1+bmi2+fma+lzcnt+movbe+popcnt",
+    "x86_64+sse4.2+popcnt+ssse3"
+))]
+fn lookups() {
+    LOOP
+}
+
+fn main() -> Result<(), hq::BackendError> {
+    hq::init()?;
+    let occupancy = Bitboard::from(Square::E7) | Square::B4;
+    let attacks = hq::rook_attacks(Square::E4, occupancy);
+    assert!(attacks.contains(Square::E7) && !attacks.contains(Square::E8));
+    println!("{attacks}");
+    println!("{}", hq::selection());
+    lookups();
+    Ok(())
+}
+"#;
+
 const COZY: &str = r#"
 use cozy_chess::{BitBoard, Square, get_bishop_moves, get_rook_moves};
 
@@ -92,7 +123,9 @@ fn main() {
 /// Each crate's queen lookup of `(sq: u8, occ: u64)` as a `u64`.
 fn lookup(name: &str) -> &'static str {
     match name {
-        "hq-attacks" => "hq::queen_attacks(Square::from_index_masked(sq), Bitboard(occ)).0",
+        "hq-attacks" | WITH_MULTIVERSION => {
+            "hq::queen_attacks(Square::from_index_masked(sq), Bitboard(occ)).0"
+        }
         "cozy-chess" => {
             "{ let (s, o) = (Square::index(sq as usize), BitBoard(occ)); \
              (get_rook_moves(s, o) | get_bishop_moves(s, o)).0 }"
@@ -101,14 +134,16 @@ fn lookup(name: &str) -> &'static str {
     }
 }
 
-/// The three programs: the peers at the versions the workspace's benches use
-/// (its `Cargo.lock` is copied into each project), with default features.
+/// The programs: `hq-attacks`, the peers at the versions the workspace's
+/// benches use (its `Cargo.lock` is copied into each project), with default
+/// features, and `hq-attacks` with `multiversion` last.
 fn programs(root: &Path) -> Vec<Program> {
     let hq = root.join("crates/hq");
+    let hq = format!("hq-attacks = {{ path = {:?} }}", hq.display().to_string());
     vec![
         Program {
             name: "hq-attacks",
-            dependency: format!("hq-attacks = {{ path = {:?} }}", hq.display().to_string()),
+            dependency: hq.clone(),
             source: HQ,
         },
         Program {
@@ -121,6 +156,11 @@ fn programs(root: &Path) -> Vec<Program> {
             dependency: "shakmaty = \"=0.30.1\"".into(),
             source: SHAKMATY,
         },
+        Program {
+            name: WITH_MULTIVERSION,
+            dependency: format!("{hq}\nmultiversion = \"0.9\""),
+            source: HQ_MULTIVERSION,
+        },
     ]
 }
 
@@ -132,13 +172,20 @@ struct Cost {
     stripped_bytes: u64,
 }
 
+/// The name of a program's package and its directory: its crate's name,
+/// `+` as `-`.
+fn package(name: &str) -> String {
+    name.replace('+', "-")
+}
+
 /// Writes `program`'s project under `dir`.
 fn write_project(root: &Path, dir: &Path, program: &Program) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir.join("src"))?;
     let manifest = format!(
         "[package]\nname = \"adoption-{}\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\
          publish = false\n\n[dependencies]\n{}\n\n[workspace]\n",
-        program.name, program.dependency
+        package(program.name),
+        program.dependency
     );
     std::fs::write(dir.join("Cargo.toml"), manifest)?;
     let body = LOOP.replace("LOOKUP", lookup(program.name));
@@ -198,7 +245,7 @@ fn prepare(root: &Path, dir: &Path, program: &Program) -> anyhow::Result<()> {
 
 /// The stripped size of `program`'s release binary, built in `dir`.
 fn stripped_size(dir: &Path, program: &Program) -> anyhow::Result<u64> {
-    let binary = dir.join(format!("target/release/adoption-{}", program.name));
+    let binary = dir.join(format!("target/release/adoption-{}", package(program.name)));
     let stripped = dir.join("stripped");
     std::fs::copy(&binary, &stripped)?;
     let strip = std::process::Command::new("strip").arg(&stripped).status();
@@ -226,14 +273,15 @@ fn paired_ratio(hq: &[f64], peers: &[&[f64]]) -> String {
     format!("{:.2}× ({low:.2}–{high:.2})", median(&ratios))
 }
 
-/// The Markdown report: a row per crate (medians over the rounds), and
-/// hq-attacks ÷ the slower peer, per round.
+/// The Markdown report: a row per program (medians over the rounds), and
+/// hq-attacks ÷ the slower peer, per round; then what `multiversion` adds
+/// to hq-attacks's release build, per round. [`parse`] reads it back.
 fn report(cpu: &str, commit: &str, costs: &[Cost]) -> String {
     let rounds = costs.first().map_or(0, |c| c.release_s.len());
     let mut md = format!(
         "# What a user program costs to build\n\n{cpu}, commit `{commit}`: the README's quick \
          start and 100 million queen lookups, each crate's program built as its own project \
-         from an empty target directory, {rounds} rounds of the three programs' builds in turn \
+         from an empty target directory, {rounds} rounds of the programs' builds in turn \
          (`cargo xtask bench-matrix adoption`). Times: medians of the rounds.\n\n\
          | crate | `cargo build --release` s | `cargo build` s | stripped binary bytes |\n\
          |---|---:|---:|---:|\n"
@@ -247,9 +295,15 @@ fn report(cpu: &str, commit: &str, costs: &[Cost]) -> String {
             c.stripped_bytes
         );
     }
-    if let [hq, peers @ ..] = costs {
-        let of =
-            |f: fn(&Cost) -> &[f64]| paired_ratio(f(hq), &peers.iter().map(f).collect::<Vec<_>>());
+    let hq = costs.iter().find(|c| c.name == "hq-attacks");
+    let peers: Vec<&Cost> = costs
+        .iter()
+        .filter(|c| !c.name.starts_with("hq-attacks"))
+        .collect();
+    if let Some(hq) = hq.filter(|_| !peers.is_empty()) {
+        let of = |f: fn(&Cost) -> &[f64]| {
+            paired_ratio(f(hq), &peers.iter().map(|c| f(c)).collect::<Vec<_>>())
+        };
         let size = peers.iter().map(|c| c.stripped_bytes).max().unwrap_or(1);
         let size = hq.stripped_bytes as f64 / size as f64;
         md += &format!(
@@ -260,10 +314,114 @@ fn report(cpu: &str, commit: &str, costs: &[Cost]) -> String {
             of(|c| &c.debug_s),
         );
     }
+    if let (Some(hq), Some(with)) = (hq, costs.iter().find(|c| c.name == WITH_MULTIVERSION)) {
+        md += &format!(
+            "\n{WITH_MULTIVERSION} ÷ {}, per round (median, lowest–highest): release build \
+             {}.\n",
+            hq.name,
+            paired_ratio(&with.release_s, &[&hq.release_s])
+        );
+    }
     md
 }
 
-/// The task: builds the three programs and writes `adoption.md`.
+/// One program's row of a report, as [`parse`] reads it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// The program's crate (`hq-attacks`, a peer, `hq-attacks+multiversion`).
+    pub name: String,
+    /// Median `cargo build --release` seconds.
+    pub release_s: f64,
+    /// Median `cargo build` seconds.
+    pub debug_s: f64,
+    /// The stripped release binary.
+    pub stripped_bytes: u64,
+}
+
+/// A paired ratio of a report: median, lowest, highest.
+pub type Ratio = (f64, f64, f64);
+
+/// A report read back: what the README's cost table quotes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Adoption {
+    /// The commit it measured.
+    pub commit: String,
+    /// A row per program, in the report's order.
+    pub rows: Vec<Row>,
+    /// hq-attacks ÷ the slower peer: release and debug builds.
+    pub release: Ratio,
+    /// As `release`, for the debug build.
+    pub debug: Ratio,
+    /// hq-attacks's stripped binary ÷ the larger peer's.
+    pub size: f64,
+    /// `hq-attacks+multiversion` ÷ hq-attacks, release build (reports
+    /// written before that program have none).
+    pub multiversion: Option<Ratio>,
+}
+
+impl Adoption {
+    /// The row of `name`.
+    pub fn row(&self, name: &str) -> Option<&Row> {
+        self.rows.iter().find(|r| r.name == name)
+    }
+}
+
+/// `1.46× (1.40–1.90)` as numbers.
+fn parse_ratio(text: &str) -> Option<Ratio> {
+    let (median, rest) = text.trim().split_once("× (")?;
+    let (low, rest) = rest.split_once('–')?;
+    let high = rest.split(')').next()?;
+    Some((median.parse().ok()?, low.parse().ok()?, high.parse().ok()?))
+}
+
+/// Reads back a report [`report`] wrote (the committed `adoption.md`).
+pub fn parse(md: &str) -> anyhow::Result<Adoption> {
+    let commit = md
+        .split_once("commit `")
+        .and_then(|(_, rest)| rest.split('`').next())
+        .context("no commit")?
+        .to_owned();
+    let mut rows = Vec::new();
+    for line in md
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| crate"))
+    {
+        let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+        let [name, release, debug, bytes] = cells[..] else {
+            anyhow::bail!("a row of four cells: {line}");
+        };
+        rows.push(Row {
+            name: name.to_owned(),
+            release_s: release.parse()?,
+            debug_s: debug.parse()?,
+            stripped_bytes: bytes.parse()?,
+        });
+    }
+    let after = |key: &str| md.split_once(key).map(|(_, rest)| rest);
+    let release = after("release build ").and_then(parse_ratio);
+    let debug = after("debug build ").and_then(parse_ratio);
+    let size = after("; stripped binary ")
+        .and_then(|s| s.split('×').next())
+        .and_then(|s| s.trim().parse().ok());
+    let multiversion = md
+        .split_once(&format!("{WITH_MULTIVERSION} ÷ "))
+        .and_then(|(_, rest)| rest.split_once("release build "))
+        .and_then(|(_, rest)| parse_ratio(rest));
+    let (Some(release), Some(debug), Some(size)) = (release, debug, size) else {
+        anyhow::bail!("no ratios to the slower peer");
+    };
+    ensure!(!rows.is_empty(), "no rows");
+    Ok(Adoption {
+        commit,
+        rows,
+        release,
+        debug,
+        size,
+        multiversion,
+    })
+}
+
+/// The task: builds the programs and writes `adoption.md`.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let cpu = crate::cpu::detect();
     let out = match &args.out {
@@ -275,7 +433,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     write(&out, &cpu, &crate::git_commit())
 }
 
-/// Builds the three programs and writes `out/adoption.md`, naming `cpu`
+/// Builds the programs and writes `out/adoption.md`, naming `cpu`
 /// and `commit` (the bench matrix's default and `--full` runs end with it).
 pub fn write(out: &Path, cpu: &Cpu, commit: &str) -> anyhow::Result<()> {
     let root = crate::workspace_root();
@@ -283,7 +441,7 @@ pub fn write(out: &Path, cpu: &Cpu, commit: &str) -> anyhow::Result<()> {
     let programs = programs(&root);
     let mut costs = Vec::new();
     for program in &programs {
-        prepare(&root, &scratch.join(program.name), program)?;
+        prepare(&root, &scratch.join(package(program.name)), program)?;
         costs.push(Cost {
             name: program.name,
             release_s: Vec::new(),
@@ -293,7 +451,7 @@ pub fn write(out: &Path, cpu: &Cpu, commit: &str) -> anyhow::Result<()> {
     }
     for round in 1..=ROUNDS {
         for (program, cost) in programs.iter().zip(&mut costs) {
-            let dir = scratch.join(program.name);
+            let dir = scratch.join(package(program.name));
             println!(
                 "==> adoption round {round}/{ROUNDS}: {} (release, then debug, from an empty target)",
                 program.name
@@ -341,7 +499,7 @@ mod tests {
     }
 
     #[test]
-    fn the_report_divides_by_the_slower_peer_per_round() {
+    fn the_report_divides_by_the_slower_peer_per_round_and_reads_back() {
         let cost = |name, release_s: [f64; 3], debug_s: [f64; 3], stripped_bytes| Cost {
             name,
             release_s: release_s.to_vec(),
@@ -356,6 +514,12 @@ mod tests {
                 cost("cozy-chess", [5.0, 10.0, 6.0], [2.0, 2.0, 2.0], 1_000_000),
                 // The slower peer in release: 6, 12, 8 (ratios 1.5, 1.5, 1.5).
                 cost("shakmaty", [6.0, 12.0, 8.0], [8.0, 8.0, 16.0], 1_200_000),
+                cost(
+                    WITH_MULTIVERSION,
+                    [18.0, 27.0, 24.0],
+                    [8.0, 8.0, 8.0],
+                    1_600_000,
+                ),
             ],
         );
         // Paired per round, the release ratio is steady where the medians'
@@ -366,5 +530,34 @@ mod tests {
         );
         assert!(md.contains("| hq-attacks | 12.0 | 4.0 | 1500000 |"), "{md}");
         assert!(md.contains("3 rounds"), "{md}");
+        // multiversion ÷ hq: 2.0, 1.5, 2.0.
+        assert!(md.contains("release build 2.00× (1.50–2.00)."), "{md}");
+        let read = parse(&md).expect("the report reads back");
+        assert_eq!(read.commit, "abc");
+        assert_eq!(read.rows.len(), 4);
+        assert_eq!(read.row("shakmaty").map(|r| r.release_s), Some(8.0));
+        assert_eq!(
+            (read.release, read.debug),
+            ((1.5, 1.5, 1.5), (0.5, 0.25, 0.5))
+        );
+        assert_eq!(read.size, 1.25);
+        assert_eq!(read.multiversion, Some((2.0, 1.5, 2.0)));
+    }
+
+    /// The committed reports read back, those written before the
+    /// `multiversion` program too.
+    #[test]
+    fn every_committed_report_reads_back() {
+        let dir = crate::workspace_root().join("benches/results");
+        let mut read = 0;
+        for entry in std::fs::read_dir(&dir).expect("benches/results") {
+            let file = entry.expect("an entry").path().join("adoption.md");
+            if let Ok(md) = std::fs::read_to_string(&file) {
+                let a = parse(&md).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+                assert!(a.row("hq-attacks").is_some(), "{}", file.display());
+                read += 1;
+            }
+        }
+        assert!(read > 0, "no committed adoption.md");
     }
 }

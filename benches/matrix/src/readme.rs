@@ -200,6 +200,115 @@ fn speed(runs: &[Results]) -> String {
     format!("{}\n", table(head, body, 1))
 }
 
+/// Each CPU's adoption report (`bench-matrix adoption`, `adoption.md` beside
+/// its run), read back, with the run.
+fn adoptions<'a>(
+    runs: &'a [Results],
+    root: &Path,
+) -> anyhow::Result<Vec<(&'a Results, crate::adoption::Adoption)>> {
+    let mut out = Vec::new();
+    for r in runs {
+        let file = root
+            .join("benches/results")
+            .join(&r.cpu.id)
+            .join("adoption.md");
+        let Ok(md) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        let a = crate::adoption::parse(&md).with_context(|| format!("{}", file.display()))?;
+        out.push((r, a));
+    }
+    Ok(out)
+}
+
+/// The README's cost table: per CPU with an adoption report, the quick
+/// start's release and debug build and stripped binary for `hq` and each
+/// peer, and `hq` ÷ the slower (larger) peer.
+fn cost(adoptions: &[(&Results, crate::adoption::Adoption)]) -> String {
+    let peers = ["hq-attacks", "cozy-chess", "shakmaty"];
+    let body = adoptions.iter().map(|(r, a)| {
+        let cpu = format!("{}, `{}`", cpu_name(r), a.commit);
+        let each = |f: fn(&crate::adoption::Row) -> String| {
+            peers
+                .iter()
+                .map(|p| a.row(p).map_or("—".to_owned(), f))
+                .collect::<Vec<_>>()
+                .join(" / ")
+        };
+        let ratio = |(m, l, h): (f64, f64, f64)| format!("{m:.2}× ({l:.2}–{h:.2})");
+        line(
+            &[&cpu],
+            [
+                each(|r| format!("{:.1}", r.release_s)),
+                ratio(a.release),
+                each(|r| format!("{:.1}", r.debug_s)),
+                ratio(a.debug),
+                each(|r| format!("{:.2}", r.stripped_bytes as f64 / 1e6)),
+                format!("{:.2}×", a.size),
+            ],
+        )
+    });
+    let head = "CPU, commit|release build s: `hq` / cozy-chess / shakmaty|`hq` ÷ slower peer|\
+                debug build s|÷ slower peer|stripped binary MB|÷ larger peer";
+    format!("{}\n", table(head, body, 1))
+}
+
+/// The README's sentence on `multiversion`: what its proc macro adds to the
+/// quick start's release build, from each adoption report that timed it.
+fn multiversion(adoptions: &[(&Results, crate::adoption::Adoption)]) -> String {
+    let measured: Vec<String> = adoptions
+        .iter()
+        .filter_map(|(r, a)| {
+            let (m, l, h) = a.multiversion?;
+            let hq = a.row("hq-attacks")?.release_s;
+            let with = a.row("hq-attacks+multiversion")?.release_s;
+            Some(format!(
+                "{m:.2}× ({l:.2}–{h:.2}) the release build's time, {with:.1} s instead of \
+                 {hq:.1} ({}, `cargo xtask bench-matrix adoption` at `{}`)",
+                cpu_name(r),
+                a.commit
+            ))
+        })
+        .collect();
+    match measured.is_empty() {
+        true => "No adoption report has timed `multiversion` yet: run `cargo xtask bench-matrix \
+                 adoption`.\n"
+            .to_owned(),
+        false => format!(
+            "With `multiversion`'s proc macro in the quick-start program, its build took {}.\n",
+            measured.join("; ")
+        ),
+    }
+}
+
+/// The README's sentence on how long the bench matrix takes: each
+/// committed run (builds included; xtask's own build aside), those of
+/// `--full` apart.
+fn matrix_time(runs: &[Results]) -> String {
+    let full = |r: &Results| r.configs.iter().any(|c| c.name == "runtime-lto");
+    let list = |want_full: bool| {
+        runs.iter()
+            .filter(|r| full(r) == want_full)
+            .map(|r| {
+                format!(
+                    "{} {:.0} s at `{}`",
+                    cpu_name(r),
+                    r.total_seconds,
+                    r.git_commit
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let (default, full) = (list(false), list(true));
+    let mut out =
+        format!("The committed runs took, builds included (xtask's own aside): {default}");
+    if !full.is_empty() {
+        out += &format!("; with `--full`, {full}");
+    }
+    out + ".\n"
+}
+
 /// A paired ratio with its interval: `0.99× (0.97–1.01)`.
 fn ratio_text(i: hq_bench_format::Interval) -> String {
     format!("{:.2}× ({:.2}–{:.2})", i.estimate, i.low, i.high)
@@ -231,15 +340,70 @@ fn regenerate(path: &Path, sections: &[(&str, String)], check: bool) -> anyhow::
     Ok(new == old)
 }
 
+/// The figures a hand-written part of the README may state: settings and
+/// limits the code fixes, not measurements.
+const STATED: [&str; 4] = ["5 ms", "64 MiB", "10 KiB", "95 %"];
+
+/// Measured-looking figures in `text` outside its generated sections (a
+/// ratio `0.9×`, a time, a size, a rate, a share), but [`STATED`]: each
+/// must come from a committed run through a generated section.
+fn stray_figures(text: &str) -> Vec<String> {
+    let mut hand = String::new();
+    let mut inside = false;
+    for l in text.lines() {
+        if l.starts_with("<!-- BEGIN GENERATED:") {
+            inside = true;
+        } else if l.starts_with("<!-- END GENERATED:") {
+            inside = false;
+        } else if !inside {
+            hand += l;
+            hand.push('\n');
+        }
+    }
+    let units = [
+        "×", " s ", " s,", " s)", " s.", " ms", " MB", " KB", " KiB", " MiB", " %", " M/s", " GB",
+    ];
+    let mut found = Vec::new();
+    let chars: Vec<(usize, char)> = hand.char_indices().collect();
+    for (i, &(at, c)) in chars.iter().enumerate() {
+        let starts = c.is_ascii_digit()
+            && (i == 0
+                || !(chars[i - 1].1.is_ascii_alphanumeric() || ".,".contains(chars[i - 1].1)));
+        if !starts {
+            continue;
+        }
+        let end = chars[i..]
+            .iter()
+            .find(|(_, c)| !(c.is_ascii_digit() || *c == '.' || *c == ','))
+            .map_or(hand.len(), |&(e, _)| e);
+        let number = hand[at..end].trim_end_matches(['.', ',']);
+        let rest = &hand[at + number.len()..];
+        if let Some(unit) = units.iter().find(|u| rest.starts_with(*u)) {
+            let figure = format!("{number}{}", unit.trim_end_matches([',', ')', '.', ' ']));
+            if !STATED.contains(&figure.as_str()) {
+                found.push(figure);
+            }
+        }
+    }
+    found
+}
+
 /// The task.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let root = crate::workspace_root();
     let runs = hq_bench_format::committed_runs(&root.join("benches/results"));
     let runs = runs.map_err(anyhow::Error::msg)?;
+    let adoptions = adoptions(&runs, &root)?;
     let files = [
         (
             "README.md",
-            vec![("speed", speed(&runs)), ("footprint", footprint())],
+            vec![
+                ("multiversion", multiversion(&adoptions)),
+                ("speed", speed(&runs)),
+                ("cost", cost(&adoptions)),
+                ("footprint", footprint()),
+                ("matrix time", matrix_time(&runs)),
+            ],
         ),
         (
             "docs/benchmarks.md",
@@ -272,6 +436,14 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             stale.push(file);
         }
     }
+    let readme = std::fs::read_to_string(root.join("README.md"))?;
+    let stray = stray_figures(&readme);
+    ensure!(
+        stray.is_empty(),
+        "README.md states figures outside its generated sections: {}; each must come from a \
+         committed run through `cargo xtask readme`",
+        stray.join(", ")
+    );
     let n = runs.len();
     if args.check {
         ensure!(
@@ -284,4 +456,20 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         println!("readme: regenerated the tables from {n} committed run(s)");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hand_written_figure_is_found_and_a_generated_one_is_not() {
+        let text = "builds in 0.98× the time, 9.3 s, and 1.59 MB; about 5 ms.\n\
+                    <!-- BEGIN GENERATED: x (cargo xtask readme) -->\n1.50× 8.1 s\n\
+                    <!-- END GENERATED: x -->\nat 400 M/s, 12 % off\n";
+        assert_eq!(
+            stray_figures(text),
+            ["0.98×", "9.3 s", "1.59 MB", "400 M/s", "12 %"]
+        );
+    }
 }
