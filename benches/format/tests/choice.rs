@@ -3,21 +3,19 @@
 //! names it, and for every entry point and piece the class's backend must
 //! be the one the run's figures choose.
 //!
-//! * Runs with per-process samples (schema 3) decide with intervals
-//!   (`hq_bench_format::decide`): a backend replaces another only when the
-//!   95 % interval of their paired ratio clears 1; single lookups are
-//!   decided by the hash perft (an engine's search shape: a transposition
-//!   table thrashing the caches), then the engine-shaped loop; what ties
-//!   through every level goes to the smallest table footprint. The class's
-//!   backend must be that choice, its `ties` the backends tied with it (in
-//!   a class measured on several models, in any of its runs), and
-//!   in the hash perft no backend may clear `auto` (or the free functions,
-//!   where held).
-//! * Runs of the earlier method (one process per build: the committed Zen
-//!   5 and Zen 4 runs) keep the fixed ratios: the class's backend reaches
-//!   0.95x the run's best backend row in the runtime build (single lookups
-//!   0.90x in throughput where the hash perft decides, and `auto` 0.97x the
-//!   best hash-perft row), and its `ties` are the backends within 5 %.
+//! Every run has per-process samples, and decides with intervals
+//! (`hq_bench_format::decide`): a backend replaces another only when the
+//! 95 % interval of their paired ratio clears 1; single lookups are decided
+//! by the hash perft (an engine's search shape: a transposition table
+//! thrashing the caches), then the engine-shaped loop; what ties through
+//! every level goes to the smallest table footprint. The class's backend
+//! must be that choice, its `ties` the backends tied with it (in a class
+//! measured on several models, in any of its runs), and in the hash perft
+//! no backend may clear `auto`. The free functions are held to two
+//! allowances, each stated with its measurement in `docs/benchmarks.md`
+//! ("The data test's allowances"): [`ROUTE_ALLOWANCE`] against their plan's
+//! row, and [`FREE_FUNCTIONS_ALLOWANCE`] in the hash perft of the builds
+//! whose perft code is compiled for a level ([`FREE_FUNCTIONS_NOT_HELD`]).
 
 use hq::unstable::{CLASSES, ClassChoice, classify};
 use hq::{Backend, Entry, Slider};
@@ -27,10 +25,15 @@ use hq_core::cpu::{Feature, Level};
 use hq_core::identity::{Identity, Vendor};
 use std::path::Path;
 
-/// The committed full runs.
+/// The committed full runs (none is a failure: the classes' evidence names them).
 fn committed_runs() -> Vec<Results> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../results");
-    hq_bench_format::committed_runs(&dir).unwrap_or_else(|e| panic!("{e}"))
+    let runs = hq_bench_format::committed_runs(&dir).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        !runs.is_empty(),
+        "no run is committed under benches/results/"
+    );
+    runs
 }
 
 /// Features the bench matrix records since commit 0fda659 (the level
@@ -262,9 +265,6 @@ fn entry_name(cell: &Cell) -> &'static str {
 #[test]
 fn the_choice_table_agrees_with_every_committed_run() {
     let runs = committed_runs();
-    if runs.is_empty() {
-        println!("choice: SKIPPED: no run is committed under benches/results/");
-    }
     let mut ties = RunTies::default();
     for r in &runs {
         let (id, has_level) = identity_of(r);
@@ -275,22 +275,8 @@ fn the_choice_table_agrees_with_every_committed_run() {
             r.cpu.id,
             class.name
         );
-        // What the run measured is what its class keeps a calibration on
-        // its model from overturning (`ClassChoice::keeps`).
-        let mut measured: Vec<&str> = class.measured_backends.iter().map(|b| b.name()).collect();
-        let mut rows: Vec<&str> = backend_rows(r);
-        rows.retain(|row| Backend::from_name(row).is_ok());
-        measured.sort_unstable();
-        rows.sort_unstable();
-        assert_eq!(
-            measured, rows,
-            "{}: class {}'s `measured_backends` should be the run's backend rows",
-            r.cpu.id, class.name
-        );
-        match r.has_samples() {
-            true => agrees_with_intervals(r, class, &mut ties),
-            false => agrees_with_fixed_ratios(r, class, &mut ties),
-        }
+        assert!(r.has_samples(), "{}: no per-process samples", r.cpu.id);
+        agrees_with_intervals(r, class, &mut ties);
     }
     ties.check();
 }
@@ -399,157 +385,54 @@ fn agrees_with_intervals(r: &Results, class: &ClassChoice, ties: &mut RunTies) {
         // What it ties with in every column it serves.
         ties.record(class, Entry::Setwise, slider, &r.cpu.id, &want);
     }
-    // The free functions in the throughput column, against the best
-    // backend: not clearly below 0.90x.
+    // The free functions in the throughput column, against the row of the
+    // backend their plan runs there (the route's cost; which backend it is,
+    // the cells above judge): not clearly below ROUTE_ALLOWANCE. The best
+    // backend row is printed beside.
     let backends = backend_rows(r);
-    for piece in ["queen", "rook", "bishop"] {
+    for slider in Slider::ALL {
+        let piece = slider.name();
         let figure = |row: &str| r.figure("runtime", row, piece, "throughput");
         let best = backends
             .iter()
             .filter_map(|&b| figure(b))
             .max_by(|a, b| a.mlookups_per_s.total_cmp(&b.mlookups_per_s))
             .expect("backend figures");
+        let own = class.plan.get(Entry::Single, slider).name();
         let hq = figure("hq").expect("the free functions' row");
-        let ratio = Results::speed_ratio(hq, best).expect("samples");
+        let plan = figure(own).expect("the plan's backend row");
+        let route = Results::speed_ratio(hq, plan).expect("samples");
+        let against_best = Results::speed_ratio(hq, best).expect("samples");
         println!(
-            "choice: {} free functions {piece} (throughput): {:.2}x {} ({:.2}-{:.2})",
-            r.cpu.id, ratio.estimate, best.row, ratio.low, ratio.high
+            "choice: {} free functions {piece} (throughput): {:.2}x their plan's {own} \
+             ({:.2}-{:.2}); {:.2}x the best row, {} ({:.2}-{:.2})",
+            r.cpu.id,
+            route.estimate,
+            route.low,
+            route.high,
+            against_best.estimate,
+            best.row,
+            against_best.low,
+            against_best.high
         );
         assert!(
-            ratio.high >= 0.90,
-            "{}: the free functions' {piece} lookups ran {:.2}x {}, clearly below 0.90x in the \
-             throughput column",
+            route.high >= ROUTE_ALLOWANCE,
+            "{}: the free functions' {piece} lookups ran {:.2}x their plan's {own} ({:.2}-{:.2}), \
+             clearly below {ROUTE_ALLOWANCE}x in the throughput column",
             r.cpu.id,
-            ratio.estimate,
-            best.row
+            route.estimate,
+            route.low,
+            route.high
         );
     }
 }
 
-/// The fixed ratios of the earlier runs (one process per build, no
-/// samples): the class's backend reaches 0.95x the best backend row, and
-/// its ties are the backends within 5 % of it.
-fn agrees_with_fixed_ratios(r: &Results, class: &ClassChoice, ties: &mut RunTies) {
-    let backends = backend_rows(r);
-    let meta = r.meta_of("runtime");
-    let meta = meta.expect("a full run has the runtime build");
-    let hashed = r.perft.iter().any(|p| p.is_hashed());
-    let facade = meta.rows.iter().find(|row| row.kind == RowKind::Facade);
-    let facade = facade.map(|row| row.name.as_str());
-    let mut setwise_ties: Vec<(Slider, Vec<&str>)> = Vec::new();
-    for cell in cells(class) {
-        // Where the hash perft decides the single lookups, the
-        // throughput column keeps a looser bound (its cache-warm loop is
-        // not an engine's).
-        let bound = match hashed && cell.what == "single lookups" {
-            true => 0.90,
-            false => 0.95,
-        };
-        let figure = |b: &str| {
-            r.figure("runtime", b, cell.piece, cell.workload)
-                .map(|f| f.mlookups_per_s)
-        };
-        let (best, best_figure) = backends
-            .iter()
-            .filter_map(|&b| Some((b, figure(b)?)))
-            .max_by(|a, b| a.1.total_cmp(&b.1))
-            .expect("the run has backend figures");
-        // The slower of the rows the cell may run (a set-wise loop
-        // bound inside the column's slider counts runs both).
-        let got = cell
-            .rows
-            .iter()
-            .map(|b| figure(b.name()).unwrap_or(0.0))
-            .fold(f64::INFINITY, f64::min);
-        let chosen = cell
-            .rows
-            .iter()
-            .map(|b| b.name())
-            .collect::<Vec<_>>()
-            .join(" and ");
-        // The free functions take the single lookups' cell: they keep
-        // the same bound in the throughput column.
-        if let (Some(facade), "single lookups") = (facade.filter(|_| hashed), cell.what) {
-            let free = figure(facade).unwrap_or(0.0);
-            println!(
-                "choice: {} free functions {} (throughput): {free:.0} M/s ({:.2}x {best})",
-                r.cpu.id,
-                cell.piece,
-                free / best_figure
-            );
-            assert!(
-                free >= bound * best_figure,
-                "{}: the free functions' {} lookups ran {free:.0} M/s, below {bound}x \
-                 {best}'s {best_figure:.0} in the throughput column",
-                r.cpu.id,
-                cell.piece
-            );
-        }
-        println!(
-            "choice: {} {} {} ({}): {chosen} {got:.0} M/s, the run's best {best} \
-             {best_figure:.0} ({:.2}x)",
-            r.cpu.id,
-            cell.what,
-            cell.piece,
-            cell.workload,
-            got / best_figure
-        );
-        assert!(
-            got >= bound * best_figure,
-            "{}: class {} runs {chosen} for {} {} ({got:.0} M/s in column {}) but {best} \
-             measured {best_figure:.0} in the committed run (below {bound}x): change the \
-             class's cell, or re-measure the CPU",
-            r.cpu.id,
-            class.name,
-            cell.what,
-            cell.piece,
-            cell.workload,
-        );
-        // Ties: the backends within 5 % of the class's, both ways.
-        let slider = cell.slider;
-        let [own] = cell.rows[..] else { continue };
-        let Some(own_figure) = figure(own.name()) else {
-            continue;
-        };
-        let mut within: Vec<&str> = backends
-            .iter()
-            .copied()
-            .filter(|&b| b != own.name())
-            .filter(|&b| figure(b).is_some_and(|f| f.min(own_figure) >= 0.95 * f.max(own_figure)))
-            .collect();
-        within.sort_unstable();
-        if cell.entry == Entry::Setwise {
-            if own == class.plan.get(Entry::Setwise, slider) {
-                match setwise_ties.iter_mut().find(|(s, _)| *s == slider) {
-                    Some((_, ties)) => ties.retain(|t| within.contains(t)),
-                    None => setwise_ties.push((slider, within)),
-                }
-            }
-            continue;
-        }
-        if cell.entry == Entry::Single && hashed {
-            // The hash perft decides, whose rows are all pieces at once:
-            // ties are the backends within 5 % there and in throughput.
-            within.retain(|&b| {
-                r.hash_perfts()
-                    .iter()
-                    .filter(|(c, _)| *c == "runtime")
-                    .all(|&(c, position)| {
-                        let of = |row: &str| r.perft_figure(c, position, row).map(|p| p.mnps);
-                        of(b)
-                            .zip(of(own.name()))
-                            .is_some_and(|(x, y)| x.min(y) >= 0.95 * x.max(y))
-                    })
-            });
-        }
-        // The earlier method's ties: the backends within 5 % of the class's.
-        ties.record(class, cell.entry, slider, &r.cpu.id, &within);
-    }
-    // A set-wise kernel's: within 5 % in every column it serves.
-    for (slider, within) in setwise_ties {
-        ties.record(class, Entry::Setwise, slider, &r.cpu.id, &within);
-    }
-}
+/// What the free functions' route (the per-call test of the installed
+/// plan, the kernel inlined into the caller's loop) may cost in the
+/// throughput column: their paired ratio to their plan's backend row must
+/// reach it with its interval's high end. Stated, with the measurement
+/// behind it, in `docs/benchmarks.md`, "The data test's allowances".
+const ROUTE_ALLOWANCE: f64 = 0.90;
 
 /// The build whose free-functions hash perft the test prints but does not
 /// hold to 0.97x, and why.
