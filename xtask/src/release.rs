@@ -17,8 +17,9 @@ pub const NATIVE_FLAGS: &str = "-C target-cpu=native";
 /// The facade without `std`: its free functions against the oracle on the
 /// compile-time choice of a plain and of a native build, and bare-metal
 /// builds (no `std` to link at all); and the `std` facade's tests natively,
-/// where x86-64-v4 fixes the single lookups at compile time
-/// (`hq::STATIC_SINGLES`), a path no other step compiles.
+/// where the build's level fixes cells at compile time (every class that
+/// can run it agrees on them: `hq_plan::classes::fixed`), a path no other
+/// step compiles.
 ///
 /// The tests are unoptimised: they check the choice a build makes and a
 /// sample against the oracle in well under a second, where optimising
@@ -46,10 +47,12 @@ pub fn no_std() -> anyhow::Result<()> {
     sh.set_var("RUSTFLAGS", NATIVE_FLAGS);
     cargo(&sh, test).run()?;
     // `--lib`: the route's unit tests, where the build's level decides
-    // which class's arms it inlines.
+    // which class's arms it inlines, and the class table's, where it
+    // decides which cells are fixed at compile time.
     let std_tests = "--lib --test facade --test switching --test plan --test first_use";
-    let std_tests =
-        format!("test -p hq-attacks {std_tests} --config profile.test.opt-level=0 -- --nocapture");
+    let std_tests = format!(
+        "test -p hq-attacks -p hq-plan {std_tests} --config profile.test.opt-level=0 -- --nocapture"
+    );
     cargo(&sh, &std_tests).run()?;
     Ok(())
 }

@@ -10,7 +10,7 @@
 
 use crate::plan::{Entry, Pieces, Plan, Slider};
 use crate::registry::Backend::{self, *};
-use hq_core::cpu::{Identity, Level, Vendor};
+use hq_core::cpu::{Feature, Identity, Level, Vendor};
 
 /// A class of CPUs and its plan.
 #[derive(Clone, Copy, Debug)]
@@ -131,10 +131,10 @@ const AMD_AVX512: Plan = chains_on_table(Plan::all(Pext).with_entry(Entry::Setwi
 
 /// Zen 3's plan, which other AVX2 CPUs with a fast PEXT inherit: PEXT
 /// single lookups and bishop set-wise calls, AVX2 rook and queen batches
-/// and rook set-wise calls; bishops' batches and chains, and queens'
-/// set-wise calls, on the smallest table of a tie.
+/// and rook set-wise calls, bishop batches on AVX2 beside PEXT; bishops'
+/// chains and queens' set-wise calls on the smallest table of a tie.
 const ZEN3: Plan = chains_on_table(Plan::all(Pext).with_entry(Entry::Batch, Avx2))
-    .with(Entry::Batch, Slider::Bishop, ScalarRankDiagonal)
+    .with(Entry::Batch, Slider::Bishop, HybridAvx2Pext)
     .with(Entry::Latency, Slider::Bishop, ScalarRankDiagonal)
     .with(Entry::Setwise, Slider::Rook, Avx2)
     .with(Entry::Setwise, Slider::Queen, ScalarRankDiagonal);
@@ -284,25 +284,40 @@ pub const CLASSES: &[ClassChoice] = &[
         level: Level::X86V3,
         fast_pext: Some(true),
         plan: ZEN3,
-        evidence: "measured: benches/results/amd-epyc-f19-m1-s1 (Zen 3, commit 286c8c2; each \
-                   cell the decision of its matrix.md, set-wise calls one kernel per piece over \
-                   their three columns; single lookups by the hash perft)",
+        evidence: "measured: benches/results/amd-epyc-f19-m1-s1 (Zen 3, commit 58ec452, \
+                   --full; each cell the decision of its matrix.md: backends compared by paired \
+                   intervals over fresh processes and code layouts, runtime build; single lookups \
+                   by the hash perft, then the engine-shaped loop; set-wise calls one kernel per \
+                   piece over their three columns)",
         measured_on: &["amd-epyc-f19-m1-s1"],
         ties: &[
             Tie {
-                entry: Entry::Batch,
-                slider: Slider::Bishop,
-                with: &[Pext],
+                entry: Entry::Single,
+                slider: Slider::Queen,
+                with: &[Avx2],
             },
             Tie {
-                entry: Entry::Latency,
-                slider: Slider::Bishop,
-                with: &[ScalarRankTable],
+                entry: Entry::Batch,
+                slider: Slider::Rook,
+                with: &[HybridAvx2Pext],
+            },
+            Tie {
+                entry: Entry::Batch,
+                slider: Slider::Queen,
+                with: &[HybridAvx2Pext],
             },
             Tie {
                 entry: Entry::Setwise,
                 slider: Slider::Queen,
-                with: &[Ssse3, ScalarRankTable, ReverseBitboards, Classic, XopSsse3],
+                with: &[
+                    Ssse3,
+                    ScalarRankTable,
+                    ScalarReverse,
+                    ReverseBitboards,
+                    Classic,
+                    XopSsse3,
+                    XopModel,
+                ],
             },
         ],
     },
@@ -590,19 +605,24 @@ pub const COMPILED_PLAN: Option<Plan> = match COMPILED {
 /// The backend of `entry` for `slider` where this build fixes it at
 /// compile time: everywhere in a build that chooses at compile time
 /// ([`COMPILED_PLAN`]) or forces one backend its target features enable;
-/// and in an x86-64 build that enables x86-64-v4 with GFNI everywhere
-/// (`-C target-cpu=native` on an AVX-512 CPU), where every class of that
-/// level agrees (every CPU that runs the build is in one of them). There
-/// the route has no test at all, as multiversion's static dispatcher;
-/// `HQ_BACKEND`, `HQ_CHOICE`, `hq::set_plan` and calibrations steer
-/// the other cells only, and `hq::selection` says so.
+/// and wherever every class that can run the build agrees
+/// ([`CAN_RUN_THIS_BUILD`]): in an x86-64 build that enables x86-64-v4 with
+/// GFNI (`-C target-cpu=native` on an AVX-512 CPU), or one that enables
+/// x86-64-v3 with VAES (`-C target-cpu=native` on a Zen 3), whose single
+/// lookups every such class runs on `pext`. There the route has no test
+/// at all, as multiversion's static dispatcher; `HQ_BACKEND`, `HQ_CHOICE`,
+/// `hq::set_plan` and calibrations steer the other cells only, and
+/// `hq::selection` says so.
 #[doc(hidden)]
 pub const fn fixed(entry: Entry, slider: Slider) -> Option<Backend> {
-    FIXED[entry as usize][slider as usize]
+    match FIXED[entry as usize][slider as usize] {
+        Some((b, _)) => Some(b),
+        None => None,
+    }
 }
 
-/// [`fixed`]'s cells.
-const FIXED: [[Option<Backend>; 3]; 4] = {
+/// [`fixed`]'s cells, with their set-wise loops.
+const FIXED: [[Option<(Backend, u32)>; 3]; 4] = {
     let mut cells = [[None; 3]; 4];
     let mut e = 0;
     while e < 4 {
@@ -634,21 +654,69 @@ const fn one_forced_compiled() -> Option<Backend> {
     }
 }
 
-const fn fixed_cell(entry: Entry, slider: Slider) -> Option<Backend> {
+/// Whether the build enables the feature called `name` throughout.
+const fn enables(name: &str) -> bool {
+    let mut i = 0;
+    while i < Feature::ALL.len() {
+        if hq_core::bytes_eq(Feature::ALL[i].name().as_bytes(), name.as_bytes()) {
+            return Feature::ALL[i].is_static();
+        }
+        i += 1;
+    }
+    false
+}
+
+/// The highest level of this target's architecture the build enables
+/// throughout (`None`: none above the portable level).
+const BUILT_FOR: Option<Level> = {
+    let (mut built, mut i) = (None, 0);
+    while i < Level::ALL.len() {
+        let level = Level::ALL[i];
+        if level.arch().is_some() && on_this_target(level) && level.is_static() {
+            built = Some(level);
+        }
+        i += 1;
+    }
+    built
+};
+
+/// Whether a CPU of `class` can run this build (cells every such class
+/// agrees on are fixed, [`fixed`]): a CPU runs the build only if it has
+/// the build's level, and a CPU that has a level is in a class of that
+/// level or above (the classes of each level catch every CPU of it); and a
+/// build that enables BMI2 and VAES runs on no CPU with a slow PEXT (those,
+/// AMD and Hygon before family 0x19, have no VAES). Portable builds fix
+/// nothing this way: every class can run them.
+const fn can_run_this_build(class: &ClassChoice) -> bool {
+    let Some(built) = BUILT_FOR else {
+        return false;
+    };
+    let same_arch = match (class.level.arch(), built.arch()) {
+        (Some(a), Some(b)) => hq_core::bytes_eq(a.as_bytes(), b.as_bytes()),
+        _ => false,
+    };
+    let fast_pext_only = enables("bmi2") && enables("vaes");
+    same_arch
+        && class.level as u8 >= built as u8
+        && !(fast_pext_only && matches!(class.fast_pext, Some(false)))
+}
+
+/// A cell's fixed backend and set-wise loop ([`fixed`]).
+const fn fixed_cell(entry: Entry, slider: Slider) -> Option<(Backend, u32)> {
     if let Some(plan) = COMPILED_PLAN {
-        return Some(plan.get(entry, slider));
+        return Some((plan.get(entry, slider), 0));
     }
     if let Some(b) = one_forced_compiled() {
-        return Some(b);
+        return Some((b, 0));
     }
-    if crate::registry::FORCED || !on_this_target(Level::X86V4) || !Level::X86V4.is_static() {
+    if crate::registry::FORCED {
         return None;
     }
-    // (backend, set-wise loop) of every class of the level.
+    // (backend, set-wise loop) of every class that can run the build.
     let (mut agreed, mut i): (Option<(Backend, u32)>, usize) = (None, 0);
     while i < CLASSES.len() {
         let class = &CLASSES[i];
-        if class.level as u8 == Level::X86V4 as u8 {
+        if can_run_this_build(class) {
             let b = class.plan.get(entry, slider);
             let n = match entry {
                 Entry::Setwise => class.plan.setwise_loop.get(slider),
@@ -663,38 +731,64 @@ const fn fixed_cell(entry: Entry, slider: Slider) -> Option<Backend> {
         }
         i += 1;
     }
-    match agreed {
-        Some((b, _)) => Some(b),
+    agreed
+}
+
+/// The set-wise loop of `slider` where this build fixes its set-wise cell
+/// (0 where the whole plan is fixed): a table, so that the route reads a
+/// constant.
+#[doc(hidden)]
+pub const fn fixed_loop(slider: Slider) -> Option<u32> {
+    match FIXED[Entry::Setwise as usize][slider as usize] {
+        Some((_, n)) => Some(n),
         None => None,
     }
 }
 
-/// The set-wise loop of `slider` where this build fixes its set-wise cell
-/// (every class of x86-64-v4 has the same, or 0 where the whole plan is
-/// fixed): a table, so that the route reads a constant.
-#[doc(hidden)]
-pub const fn fixed_loop(slider: Slider) -> Option<u32> {
-    FIXED_LOOP[slider as usize]
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// [`fixed_loop`]'s values.
-const FIXED_LOOP: [Option<u32>; 3] = {
-    let mut loops = [None; 3];
-    let mut s = 0;
-    while s < 3 {
-        let slider = Slider::ALL[s];
-        loops[s] = if COMPILED_PLAN.is_some() || one_forced_compiled().is_some() {
-            Some(0)
-        } else if fixed(Entry::Setwise, slider).is_none() {
-            None
-        } else {
-            let mut i = 0;
-            while CLASSES[i].level as u8 != Level::X86V4 as u8 {
-                i += 1;
+    /// A cell the build fixes is what every class that can run the build
+    /// chooses; and a build enabling x86-64-v3 with VAES (`-C
+    /// target-cpu=native` on a Zen 3) fixes the single lookups to `pext`,
+    /// which every CPU that runs it has fast.
+    #[test]
+    fn a_fixed_cell_is_every_class_choice_that_can_run_the_build() {
+        if COMPILED_PLAN.is_some() || crate::registry::FORCED {
+            return;
+        }
+        let runs: std::vec::Vec<&str> = CLASSES
+            .iter()
+            .filter(|c| can_run_this_build(c))
+            .map(|c| c.name)
+            .collect();
+        std::println!("classes that can run this build ({BUILT_FOR:?}): {runs:?}");
+        for entry in Entry::ALL {
+            for slider in Slider::ALL {
+                let Some(b) = fixed(entry, slider) else {
+                    continue;
+                };
+                for class in CLASSES.iter().filter(|c| can_run_this_build(c)) {
+                    assert_eq!(class.plan.get(entry, slider), b, "{}", class.name);
+                }
+                std::println!("fixed: {}.{slider} = {b}", entry.name());
             }
-            Some(CLASSES[i].plan.setwise_loop.get(slider))
-        };
-        s += 1;
+        }
+        let v3_vaes = BUILT_FOR.is_some_and(|l| l as u8 >= Level::X86V3 as u8)
+            && enables("bmi2")
+            && enables("vaes");
+        if v3_vaes {
+            for slider in Slider::ALL {
+                assert_eq!(fixed(Entry::Single, slider), Some(Pext), "{slider}");
+            }
+        }
+        if BUILT_FOR.is_none() {
+            assert!(
+                Entry::ALL
+                    .iter()
+                    .all(|&e| Slider::ALL.iter().all(|&s| fixed(e, s).is_none()))
+            );
+        }
     }
-    loops
-};
+}

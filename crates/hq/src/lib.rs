@@ -46,9 +46,11 @@
 //!   error at the first call, never SIGILL;
 //! * a build whose target features decide a cell fixes it at compile time
 //!   (one arm, no load), as multiversion's static dispatcher does: every
-//!   cell without `std` and on wasm32; the cells all AVX-512 classes agree
-//!   on where the build enables x86-64-v4 (`-C target-cpu=native` on such a
-//!   CPU); every cell where one forced backend's level is enabled.
+//!   cell without `std` and on wasm32; the cells every class that can run
+//!   the build agrees on where it enables an x86-64 level (`-C
+//!   target-cpu=native`: on an AVX-512 CPU most cells, on a Zen 3 the
+//!   single lookups, since every CPU with VAES has a fast PEXT); every cell
+//!   where one forced backend's level is enabled.
 //!
 //! `HQ_BACKEND=<name>` makes one backend serve every entry point (an
 //! unknown name, or a backend this CPU lacks, is an error, never a silent
