@@ -285,6 +285,11 @@ pub struct CalibrationStarts {
     /// was recorded).
     #[serde(default)]
     pub rule: u32,
+    /// The commit they were made at, where it is not the run's: the stage
+    /// taken again (`cargo xtask bench-matrix calibration`) after the run
+    /// changed its class's plan, which a calibration starts from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
     /// Each start's calibration time, milliseconds.
     pub milliseconds: Vec<f64>,
     /// Each start's chosen plan (`hq::Plan`'s text form).
@@ -315,10 +320,13 @@ impl CalibrationStarts {
     /// One sentence for people.
     pub fn summary(&self) -> String {
         let (plan, same) = self.most_common().unwrap_or(("-", 0));
+        let at = self
+            .commit
+            .as_ref()
+            .map_or(String::new(), |c| format!(", taken again at commit `{c}`"));
         format!(
-            "`HQ_CALIBRATE=1` in {} fresh processes (`hq-info`; earlier runs: `hq-info \
-             --calibrate`): median {:.2} ms, slowest {:.2} ms; {same} of {} chose the same plan: \
-             `{plan}`",
+            "`HQ_CALIBRATE=1` in {} fresh processes (`hq-info`{at}): median {:.2} ms, slowest \
+             {:.2} ms; {same} of {} chose the same plan: `{plan}`",
             self.plans.len(),
             self.median_milliseconds(),
             self.max_milliseconds(),
@@ -972,7 +980,17 @@ pub mod decide {
 
     impl std::fmt::Display for Decision {
         fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            let tied = || {
+                self.tied
+                    .iter()
+                    .map(|t| format!("`{t}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
             match &self.decided_by {
+                Some(kept) if kept.starts_with("a tie") => {
+                    write!(f, "`{}`, {kept} ({})", self.chosen, tied())
+                }
                 Some(level) => write!(f, "`{}`, clear on {level}", self.chosen),
                 None => write!(
                     f,
@@ -1207,7 +1225,35 @@ pub mod decide {
                 }
             }
         }
+        keep_single_lookups_together(&mut out);
         out
+    }
+
+    /// Single lookups tied for a piece keep the backend the other pieces'
+    /// single lookups were decided for, where it is among the tie. The hash
+    /// perft that decides them runs every piece on one backend per row, so
+    /// it cannot tell the pieces apart, and a plan that mixes backends there
+    /// is one it never ran; the other backend's table is read anyway, so
+    /// the tie-break's smaller table saves nothing. (On Zen 3 the queen's
+    /// tie went to `avx2`, and that plan's perft then ran 0.90x `pext`'s.)
+    fn keep_single_lookups_together(out: &mut [CellDecision]) {
+        let decided: Vec<String> = out
+            .iter()
+            .filter(|c| c.entry == "single" && c.decision.decided_by.is_some())
+            .map(|c| c.decision.chosen.clone())
+            .collect();
+        for cell in out.iter_mut().filter(|c| c.entry == "single") {
+            let d = &mut cell.decision;
+            if d.decided_by.is_some() {
+                continue;
+            }
+            if let Some(kept) = d.tied.iter().find(|t| decided.contains(t)) {
+                d.chosen = kept.clone();
+                d.decided_by = Some(
+                    "a tie, kept with the other pieces' single lookups (one table)".to_owned(),
+                );
+            }
+        }
     }
 }
 

@@ -14,6 +14,7 @@ pub fn run(sh: &Shell, hq_info: &Path, quick: bool) -> anyhow::Result<Calibratio
     println!("\n[calibration] running HQ_CALIBRATE=1 hq-info");
     let mut starts = CalibrationStarts {
         rule: hq_bench_format::CALIBRATION_RULE,
+        commit: None,
         milliseconds: Vec::new(),
         plans: Vec::new(),
     };
@@ -35,4 +36,46 @@ pub fn run(sh: &Shell, hq_info: &Path, quick: bool) -> anyhow::Result<Calibratio
     }
     println!("[calibration] {}", starts.summary());
     Ok(starts)
+}
+
+/// `cargo xtask bench-matrix calibration`'s options.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The committed run to take the stage into (default:
+    /// benches/results/CPU-ID/, this CPU's).
+    #[arg(long)]
+    run: Option<std::path::PathBuf>,
+}
+
+/// The calibration stage alone, into this CPU's committed run: after a run
+/// changed its class's plan, which every calibration starts from, its own
+/// starts began from the old plan. Records the commit they were taken at;
+/// regenerates the run's report.
+pub fn again(args: &Args) -> anyhow::Result<()> {
+    let root = crate::workspace_root();
+    let cpu = crate::cpu::detect();
+    let dir = match &args.run {
+        Some(dir) => dir.clone(),
+        None => root.join("benches/results").join(&cpu.id),
+    };
+    let mut results = hq_bench_format::Results::load(&dir).map_err(anyhow::Error::msg)?;
+    anyhow::ensure!(
+        results.cpu.id == cpu.id,
+        "{} is a run of {}, not of this CPU ({})",
+        dir.display(),
+        results.cpu.id,
+        cpu.id
+    );
+    let sh = Shell::new()?;
+    sh.change_dir(&root);
+    let cargo = crate::CARGO;
+    cmd!(sh, "{cargo} build --profile bench -p hq-info").run()?;
+    let hq_info = root.join("target/release/hq-info");
+    let mut starts = run(&sh, &hq_info, false)?;
+    starts.commit = Some(crate::git_commit());
+    results.calibration = Some(starts);
+    results.save(&dir).map_err(anyhow::Error::msg)?;
+    crate::report::write_single(&results, &dir)?;
+    println!("[calibration] wrote {}", dir.display());
+    Ok(())
 }

@@ -43,6 +43,9 @@ enum Command {
     /// What a user program costs to build and ship, beside the peers
     /// (`adoption.md`).
     Adoption(adoption::Args),
+    /// The calibration stage alone, into this CPU's committed run (after
+    /// the run changed its class's plan).
+    Calibration(calibration::Args),
 }
 
 /// Runs the command; an error is printed with its causes (no backtrace).
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Some(Command::Readme(a)) => readme::run(a),
         Some(Command::Adoption(a)) => adoption::run(a),
+        Some(Command::Calibration(a)) => calibration::again(a),
         None => run::run(&cli.run),
     };
     let Err(e) = result else {
