@@ -97,7 +97,7 @@ impl fmt::Display for Figure {
 #[derive(Clone, Debug)]
 pub struct Calibration {
     /// The plan chosen: per cell the starting plan's backend, unless a
-    /// challenger ran in at most half its time ([`GROSS`]).
+    /// challenger ran in at most half its time (`hq::unstable::CALIBRATION_GROSS`).
     pub plan: Plan,
     /// The plan it started from.
     pub base: Plan,
