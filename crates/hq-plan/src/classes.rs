@@ -130,11 +130,10 @@ const AMD_AVX512: Plan = chains_on_table(Plan::all(Pext).with_entry(Entry::Setwi
 ));
 
 /// Zen 3's plan, which other AVX2 CPUs with a fast PEXT inherit: PEXT
-/// single lookups and bishop set-wise calls, AVX2 rook and queen batches
-/// and rook set-wise calls, bishop batches on AVX2 beside PEXT; bishops'
-/// chains and queens' set-wise calls on the smallest table of a tie.
-const ZEN3: Plan = chains_on_table(Plan::all(Pext).with_entry(Entry::Batch, Avx2))
-    .with(Entry::Batch, Slider::Bishop, HybridAvx2Pext)
+/// single lookups and bishop set-wise calls, batches on AVX2 beside PEXT,
+/// AVX2 rook set-wise calls; bishops' chains and queens' set-wise calls
+/// on the smallest table of a tie.
+const ZEN3: Plan = chains_on_table(Plan::all(Pext).with_entry(Entry::Batch, HybridAvx2Pext))
     .with(Entry::Latency, Slider::Bishop, ScalarRankDiagonal)
     .with(Entry::Setwise, Slider::Rook, Avx2)
     .with(Entry::Setwise, Slider::Queen, ScalarRankDiagonal);
@@ -284,8 +283,8 @@ pub const CLASSES: &[ClassChoice] = &[
         level: Level::X86V3,
         fast_pext: Some(true),
         plan: ZEN3,
-        evidence: "measured: benches/results/amd-epyc-f19-m1-s1 (Zen 3, commit 58ec452, \
-                   --full; each cell the decision of its matrix.md: backends compared by paired \
+        evidence: "measured: benches/results/amd-epyc-f19-m1-s1 (Zen 3, commit 7929e1c; \
+                   each cell the decision of its matrix.md: backends compared by paired \
                    intervals over fresh processes and code layouts, runtime build; single lookups \
                    by the hash perft, then the engine-shaped loop; set-wise calls one kernel per \
                    piece over their three columns)",
@@ -294,17 +293,22 @@ pub const CLASSES: &[ClassChoice] = &[
             Tie {
                 entry: Entry::Single,
                 slider: Slider::Queen,
-                with: &[Avx2],
+                with: &[PextPdep],
             },
             Tie {
-                entry: Entry::Batch,
+                entry: Entry::Single,
                 slider: Slider::Rook,
-                with: &[HybridAvx2Pext],
+                with: &[PextPdep],
+            },
+            Tie {
+                entry: Entry::Latency,
+                slider: Slider::Bishop,
+                with: &[ScalarRankTable],
             },
             Tie {
                 entry: Entry::Batch,
-                slider: Slider::Queen,
-                with: &[HybridAvx2Pext],
+                slider: Slider::Bishop,
+                with: &[Pext],
             },
             Tie {
                 entry: Entry::Setwise,
