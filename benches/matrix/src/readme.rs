@@ -361,7 +361,8 @@ fn stray_figures(text: &str) -> Vec<String> {
         }
     }
     let units = [
-        "×", " s ", " s,", " s)", " s.", " ms", " MB", " KB", " KiB", " MiB", " %", " M/s", " GB",
+        "×", "x ", "x,", "x)", "x.", " times", " s ", " s,", " s)", " s.", " ms", " ns", " µs",
+        " MB", " KB", " KiB", " MiB", " bytes", " %", " M/s", " M nodes", " GB",
     ];
     let mut found = Vec::new();
     let chars: Vec<(usize, char)> = hand.char_indices().collect();
@@ -466,10 +467,11 @@ mod tests {
     fn a_hand_written_figure_is_found_and_a_generated_one_is_not() {
         let text = "builds in 0.98× the time, 9.3 s, and 1.59 MB; about 5 ms.\n\
                     <!-- BEGIN GENERATED: x (cargo xtask readme) -->\n1.50× 8.1 s\n\
-                    <!-- END GENERATED: x -->\nat 400 M/s, 12 % off\n";
+                    <!-- END GENERATED: x -->\nat 400 M/s, 12 % off, 1.27x shakmaty; \
+                    family 0x19, x86-64 at 1,609,136 bytes\n";
         assert_eq!(
             stray_figures(text),
-            ["0.98×", "9.3 s", "1.59 MB", "400 M/s", "12 %"]
+            ["0.98×", "9.3 s", "1.59 MB", "400 M/s", "12 %", "1.27x", "1,609,136 bytes"]
         );
     }
 }
