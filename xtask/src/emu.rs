@@ -409,7 +409,8 @@ fn check_backends(spec: &str, stdout: &str) -> Result<()> {
     for backend in *checks {
         let line = format!("hq-testkit: backend {backend} checked against the oracle");
         ensure!(
-            stdout.lines().any(|l| l.starts_with(&line)),
+            // After the test's name where the harness prints it first.
+            stdout.lines().any(|l| l.contains(&line)),
             "{backend} should have been checked against the oracle here, but no `{line}` line \
              was printed"
         );
@@ -502,5 +503,29 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The check reads the lines the harness prints (a test's name, then
+    /// the suite's line) and fails where a backend that must run was
+    /// skipped, or one that must not run was checked.
+    #[test]
+    fn a_run_is_held_to_its_backends() {
+        let spec = "haswell hq-hybrid/suite";
+        let checked = |b: &str| {
+            format!(
+                "test {}_passes_the_full_suite ... hq-testkit: backend {b} checked against the \
+                 oracle: 7416876 cases, 0 mismatches\n",
+                b.replace('-', "_")
+            )
+        };
+        let skipped = |b: &str| {
+            format!("test x ... hq-testkit: SKIPPED backend {b}: backend {b} cannot run here\n")
+        };
+        let good = checked("hybrid-avx2-pext") + &skipped("hybrid-avx512-pext");
+        assert!(check_backends(spec, &good).is_ok());
+        let promised_skipped = skipped("hybrid-avx2-pext") + &skipped("hybrid-avx512-pext");
+        assert!(check_backends(spec, &promised_skipped).is_err());
+        let refused_ran = checked("hybrid-avx2-pext") + &checked("hybrid-avx512-pext");
+        assert!(check_backends(spec, &refused_ran).is_err());
     }
 }

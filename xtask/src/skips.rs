@@ -86,6 +86,11 @@ pub const COVERED_BY: &[(&str, &str, &str)] = &[
         "the calibration, natively",
     ),
     (
+        "names no committed run",
+        "workspace tests",
+        "the calibration of a measured model, natively where a committed run measured this CPU",
+    ),
+    (
         "does not dispatch xop-model",
         "workspace tests",
         "the gross-mistake calibration, in the build that dispatches xop-model",
