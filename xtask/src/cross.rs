@@ -42,7 +42,7 @@ const WASI: &str = "wasm32-wasip1";
 /// The crates whose tests run on the other targets: the levels and the CPU
 /// detection (`hq-attacks-core`), every backend's kernels and shared suite,
 /// the class table (`hq-plan`) and the facade's choice (`hq-attacks`).
-const KERNELS: &str = "-p hq-attacks-core -p hq-scalar -p hq-simd -p hq-pext -p hq-hybrid -p hq-xop -p hq-classic \
+const KERNELS: &str = "-p hq-attacks-core -p hq-scalar -p hq-simd -p hq-pext -p hq-hybrid -p hq-xop -p hq-classic -p hq-magic \
                        -p hq-reverse -p hq-plan -p hq-attacks";
 const WASM: &str = "wasm32-unknown-unknown";
 /// The crates whose code changes with `+simd128` (wasm has no run-time

@@ -71,7 +71,7 @@ type MiriRun = (&'static str, &'static str, Option<u64>);
 /// command) has the tests of the `unsafe` code the facade stands on: the
 /// dispatch (atomics, function pointers to the installed plan's entries,
 /// from several threads), `hq-core`'s detection and `hq-pext`'s raw
-/// pointers into its tables. The long form (`cargo xtask reliability
+/// pointers into its tables, `hq-magic`'s unchecked reads of its. The long form (`cargo xtask reliability
 /// --long`) adds what interprets safe code above them for minutes: every
 /// portable backend's suite through `with_backend`, a forced build's route,
 /// the mailbox's scalar path and two perfts (the short form was 562 s of
@@ -99,11 +99,18 @@ const MIRI_LANES: [(&[MiriRun], &[MiriRun]); 2] = [
         ],
     ),
     (
-        &[(
-            "hq-core; hq-pext's tables (software PEXT)",
-            "test -p hq-attacks-core -p hq-pext --lib",
-            None,
-        )],
+        &[
+            (
+                "hq-core; hq-pext's tables (software PEXT)",
+                "test -p hq-attacks-core -p hq-pext --lib",
+                None,
+            ),
+            (
+                "hq-magic's unchecked reads of its table, every subset of every square",
+                "test -p hq-magic --lib -- every_subset_finds_its_attack_set",
+                None,
+            ),
+        ],
         &[
             (
                 "the mailbox's scalar path",

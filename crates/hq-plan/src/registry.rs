@@ -44,6 +44,8 @@ macro_rules! backend_list {
             Neon = hq_simd::Neon, "force-neon";
             /// WebAssembly SIMD HQ (`hq_simd::Simd128`).
             Simd128 = hq_simd::Simd128, "force-simd128";
+            /// Fancy magic bitboards, portable (`hq_magic::Magic`).
+            Magic = hq_magic::Magic, "force-magic";
             /// Byte-swap HQ, first-rank table (`hq_scalar::ScalarRankTable`).
             ScalarRankTable = hq_scalar::ScalarRankTable, "force-scalar-rank-table";
             /// Byte-swap HQ, rank on the diagonal (`hq_scalar::ScalarRankDiagonal`).

@@ -108,6 +108,7 @@ pub mod cpu {
 /// Every backend's token type, for direct use.
 pub mod backends {
     pub use hq_classic::Classic;
+    pub use hq_magic::Magic;
     pub use hq_pext::{Pext, PextPdep};
     pub use hq_reverse::ReverseBitboards;
     pub use hq_scalar::{ScalarRankDiagonal, ScalarRankTable, ScalarReverse};
