@@ -5,11 +5,15 @@
 //!   emulator) says `SKIPPED` with the command that installs it, through
 //!   [`missing_tool`]; under [`REQUIRE_TOOLS`] (`.ci/run` sets it, having
 //!   installed them all) it fails instead;
-//! * every `SKIPPED` line a step prints (its tests' included: a backend this
-//!   CPU lacks) is covered only where [`COVERED_BY`] names a step that ran
-//!   the same thing and passed without skipping it (a backend this CPU
-//!   lacks, on an emulated CPU that has it); otherwise the step counts as
-//!   incomplete, not passed, and the summary names what it left out.
+//! * every `SKIPPED` line a step prints (its tests' included) is covered
+//!   only where a step that passed ran what it left out: a skipped backend
+//!   by a step whose log has that backend's suite against the oracle (a
+//!   backend this CPU lacks, on an emulated CPU that has it; an x86-64
+//!   backend skipped on aarch64, natively), anything else where
+//!   [`COVERED_BY`] names a step that passed without skipping it. What the
+//!   test command does not claim to run at all is [`NOT_CLAIMED`], each
+//!   with why. Otherwise the step counts as incomplete, not passed, and
+//!   the summary names what it left out.
 
 use anyhow::bail;
 
@@ -70,6 +74,11 @@ pub const COVERED_BY: &[(&str, &str, &str)] = &[
         "the threaded perft, natively",
     ),
     (
+        "wasi has no threads",
+        "workspace tests",
+        "the threaded perft, natively",
+    ),
+    (
         "wasm has no processes",
         "workspace tests",
         "the check that runs a process, natively",
@@ -86,6 +95,11 @@ pub const COVERED_BY: &[(&str, &str, &str)] = &[
         "the calibration, natively",
     ),
     (
+        "too few for any interval",
+        "workspace tests",
+        "the gross-mistake calibration, in the tests' optimised build",
+    ),
+    (
         "names no committed run",
         "workspace tests",
         "the calibration of a measured model, natively where a committed run measured this CPU",
@@ -96,6 +110,56 @@ pub const COVERED_BY: &[(&str, &str, &str)] = &[
         "the gross-mistake calibration, in the build that dispatches xop-model",
     ),
 ];
+
+/// `SKIPPED` lines of what the test command does not claim to run:
+/// `(text, why)`, the line matching when it contains `text` (ASCII case
+/// ignored).
+pub const NOT_CLAIMED: &[(&str, &str)] = &[
+    (
+        "backend never-supported",
+        "the test kit's check of its own skip message, on a token no CPU runs",
+    ),
+    (
+        "the adoption cost (a quick or partial run)",
+        "measured, not tested: builds of a user program in a full `cargo xtask bench-matrix`",
+    ),
+    (
+        "the board-option rows",
+        "bench rows of hq-chess's board options, in a full run; the options' perft counts are \
+         hq-chess's tests",
+    ),
+    (
+        "chess-bmi2",
+        "the peer crate chess built with BMI2, a row of a full run's native build",
+    ),
+];
+
+/// The backend a `SKIPPED` line says cannot run (`backend NAME cannot
+/// run`), if it names one.
+fn skipped_backend(line: &str) -> Option<&str> {
+    line.match_indices("backend ").find_map(|(at, word)| {
+        let (name, rest) = line[at + word.len()..].split_once(' ')?;
+        rest.starts_with("cannot run").then_some(name)
+    })
+}
+
+/// The backends a step's log reports checked against the oracle
+/// (`hq-testkit: backend NAME checked against the oracle`).
+pub fn checked_backends(log: &str) -> Vec<String> {
+    const CHECKED: &str = "hq-testkit: backend ";
+    let mut names: Vec<String> = log
+        .lines()
+        .filter_map(|l| {
+            let (_, rest) = l.split_once(CHECKED)?;
+            let (name, rest) = rest.split_once(' ')?;
+            rest.starts_with("checked against the oracle")
+                .then(|| name.to_owned())
+        })
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
 
 /// The `SKIPPED` lines of a step's log, trimmed (each distinct line once).
 pub fn skipped_lines(log: &str) -> Vec<String> {
@@ -130,6 +194,8 @@ pub struct Ran<'a> {
     pub passed: bool,
     /// Its `SKIPPED` lines.
     pub skipped: Vec<String>,
+    /// The backends it checked against the oracle ([`checked_backends`]).
+    pub checked: Vec<String>,
 }
 
 /// Whether step `by` covers what a row of [`COVERED_BY`] names: it passed,
@@ -148,6 +214,19 @@ fn covers(steps: &[Ran<'_>], by: &str) -> bool {
 /// What covers `line`, skipped by step `own`, for the summary (`None`:
 /// nothing).
 pub fn covered_by(steps: &[Ran<'_>], line: &str, own: &str) -> Option<String> {
+    let lower = line.to_ascii_lowercase();
+    if let Some((_, why)) = NOT_CLAIMED.iter().find(|(text, _)| lower.contains(text)) {
+        return Some(format!("nothing: not claimed by the test command ({why})"));
+    }
+    // Another configuration of the same step may have run the backend
+    // (wasm32 with and without `+simd128`).
+    if let Some(backend) = skipped_backend(line)
+        && let Some(by) = steps
+            .iter()
+            .find(|s| s.passed && s.checked.iter().any(|c| c == backend))
+    {
+        return Some(format!("backend {backend}'s suite (step '{}')", by.name));
+    }
     covering(line)
         .find(|(_, by, _)| *by != own && covers(steps, by))
         .map(|(_, by, what)| format!("{what} (step '{by}')"))
@@ -179,7 +258,29 @@ mod tests {
             name,
             passed,
             skipped: skipped.iter().map(|s| s.to_string()).collect(),
+            checked: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_skipped_backend_is_covered_only_where_a_step_checked_it() {
+        let skip = "SKIPPED backend avx2: backend avx2 cannot run here: it is built for \
+                    x86-64-v3, and this build is for aarch64";
+        let log = "test avx2_passes ... hq-testkit: backend avx2 checked against the oracle: \
+                   7416876 cases, 0 mismatches\nhq-testkit: backend ssse3 checked against the \
+                   oracle: 1 case";
+        assert_eq!(checked_backends(log), ["avx2", "ssse3"]);
+        let native = |passed| Ran {
+            checked: checked_backends(log),
+            ..ran("workspace tests", passed, &[])
+        };
+        let steps = [ran("cross targets", true, &[skip]), native(true)];
+        assert!(uncovered(&steps).is_empty());
+        let steps = [ran("cross targets", true, &[skip]), native(false)];
+        assert_eq!(uncovered(&steps)[0].1, [skip]);
+        let other = skip.replace("avx2", "pext");
+        let steps = [ran("cross targets", true, &[&other]), native(true)];
+        assert_eq!(uncovered(&steps)[0].1, [other.as_str()]);
     }
 
     #[test]

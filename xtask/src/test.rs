@@ -222,6 +222,8 @@ struct Outcome {
     cpu: Option<f64>,
     /// Its `SKIPPED` lines (`crate::skips`).
     skipped: Vec<String>,
+    /// The backends it checked against the oracle.
+    checked: Vec<String>,
 }
 
 /// The steps' names, in [`STEPS`]' order.
@@ -319,6 +321,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             name: o.name,
             passed: o.passed,
             skipped: o.skipped.clone(),
+            checked: o.checked.clone(),
         })
         .collect();
     let uncovered = skips::uncovered(&ran);
@@ -424,6 +427,7 @@ fn report(step: &'static Step, passed: bool, seconds: f64) -> anyhow::Result<Out
         compile,
         cpu,
         skipped: skips::skipped_lines(&log),
+        checked: skips::checked_backends(&log),
     })
 }
 
