@@ -9,7 +9,9 @@
 //!   only where a step that passed ran what it left out: a skipped backend
 //!   by a step whose log has that backend's suite against the oracle (a
 //!   backend this CPU lacks, on an emulated CPU that has it; an x86-64
-//!   backend skipped on aarch64, natively), anything else where
+//!   backend skipped on aarch64, natively), a `SKIPPED <what>: <why>` by a
+//!   step that passed and printed `RAN <what>` (a test prints it where it
+//!   ran what it skips elsewhere: [`ran_marks`]), anything else where
 //!   [`COVERED_BY`] names a step that passed without skipping it. What the
 //!   test command does not claim to run at all is [`NOT_CLAIMED`], each
 //!   with why. Otherwise the step counts as incomplete, not passed, and
@@ -161,6 +163,33 @@ pub fn checked_backends(log: &str) -> Vec<String> {
     names
 }
 
+/// What a step's log says it ran: the `<what>` of each `RAN <what>` line
+/// (after any prefix such as `hq-core: `), which covers a `SKIPPED
+/// <what>: <why>` elsewhere.
+pub fn ran_marks(log: &str) -> Vec<String> {
+    let mut marks: Vec<String> = log
+        .lines()
+        .filter_map(|l| {
+            let at = l.find("RAN ")?;
+            // A mark starts its line or follows a `name: ` prefix.
+            let before = l[..at].trim_end();
+            (before.is_empty() || before.ends_with(':') || before.ends_with('|'))
+                .then(|| l[at + 4..].trim().to_owned())
+        })
+        .filter(|m| !m.is_empty())
+        .collect();
+    marks.sort();
+    marks.dedup();
+    marks
+}
+
+/// The `<what>` of a `SKIPPED <what>: <why>` line (`None` without one).
+fn skipped_what(line: &str) -> Option<&str> {
+    let rest = &line[line.find("SKIPPED ")? + "SKIPPED ".len()..];
+    let (what, _) = rest.split_once(": ")?;
+    Some(what.trim()).filter(|w| !w.is_empty())
+}
+
 /// The `SKIPPED` lines of a step's log, trimmed (each distinct line once).
 pub fn skipped_lines(log: &str) -> Vec<String> {
     let mut lines: Vec<String> = log
@@ -196,6 +225,8 @@ pub struct Ran<'a> {
     pub skipped: Vec<String>,
     /// The backends it checked against the oracle ([`checked_backends`]).
     pub checked: Vec<String>,
+    /// What it says it ran ([`ran_marks`]).
+    pub ran: Vec<String>,
 }
 
 /// Whether step `by` covers what a row of [`COVERED_BY`] names: it passed,
@@ -226,6 +257,13 @@ pub fn covered_by(steps: &[Ran<'_>], line: &str, own: &str) -> Option<String> {
             .find(|s| s.passed && s.checked.iter().any(|c| c == backend))
     {
         return Some(format!("backend {backend}'s suite (step '{}')", by.name));
+    }
+    if let Some(what) = skipped_what(line)
+        && let Some(by) = steps
+            .iter()
+            .find(|s| s.passed && s.ran.iter().any(|r| r == what))
+    {
+        return Some(format!("{what} (step '{}')", by.name));
     }
     covering(line)
         .find(|(_, by, _)| *by != own && covers(steps, by))
@@ -259,6 +297,7 @@ mod tests {
             passed,
             skipped: skipped.iter().map(|s| s.to_string()).collect(),
             checked: Vec::new(),
+            ran: Vec::new(),
         }
     }
 
@@ -281,6 +320,24 @@ mod tests {
         let other = skip.replace("avx2", "pext");
         let steps = [ran("cross targets", true, &[&other]), native(true)];
         assert_eq!(uncovered(&steps)[0].1, [other.as_str()]);
+    }
+
+    #[test]
+    fn a_skip_is_covered_where_a_step_that_passed_ran_it() {
+        let skip = "SKIPPED run_for at neon: neon";
+        let log = "test each_level_is_one_line ... hq-core: RAN run_for at neon\nRAN \nnot RAN x";
+        assert_eq!(ran_marks(log), ["run_for at neon"]);
+        let cross = |passed| Ran {
+            ran: ran_marks(log),
+            ..ran("cross targets", passed, &[])
+        };
+        let steps = [ran("workspace tests", true, &[skip]), cross(true)];
+        assert!(uncovered(&steps).is_empty());
+        let steps = [ran("workspace tests", true, &[skip]), cross(false)];
+        assert_eq!(uncovered(&steps)[0].1, [skip]);
+        let other = "SKIPPED run_for at simd128: simd128";
+        let steps = [ran("workspace tests", true, &[other]), cross(true)];
+        assert_eq!(uncovered(&steps)[0].1, [other]);
     }
 
     #[test]

@@ -224,6 +224,8 @@ struct Outcome {
     skipped: Vec<String>,
     /// The backends it checked against the oracle.
     checked: Vec<String>,
+    /// What it says it ran (`RAN` lines).
+    ran: Vec<String>,
 }
 
 /// The steps' names, in [`STEPS`]' order.
@@ -322,6 +324,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             passed: o.passed,
             skipped: o.skipped.clone(),
             checked: o.checked.clone(),
+            ran: o.ran.clone(),
         })
         .collect();
     let uncovered = skips::uncovered(&ran);
@@ -428,6 +431,7 @@ fn report(step: &'static Step, passed: bool, seconds: f64) -> anyhow::Result<Out
         cpu,
         skipped: skips::skipped_lines(&log),
         checked: skips::checked_backends(&log),
+        ran: skips::ran_marks(&log),
     })
 }
 
