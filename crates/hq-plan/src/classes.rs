@@ -227,19 +227,42 @@ pub const CLASSES: &[ClassChoice] = &[
         families: (0x19, 0x19),
         level: Level::X86V4,
         fast_pext: Some(true),
-        // Bishops' chains: a tie of the two first-rank HQ forms, the
-        // smaller table.
-        plan: AMD_AVX512.with(Entry::Latency, Slider::Bishop, ScalarRankDiagonal),
-        evidence: "measured: benches/results/amd-epyc-f19-m11-s1 (Zen 4, commit 8e1ea73; each \
+        // Queen batches: `avx512`, tied with the hybrid; bishop batches:
+        // PEXT lookups beside the zmm GFNI HQ, clear. Bishops' chains: a
+        // tie of the two first-rank HQ forms, the smaller table.
+        plan: AMD_AVX512
+            .with(Entry::Batch, Slider::Queen, Avx512)
+            .with(Entry::Batch, Slider::Bishop, HybridAvx512Pext)
+            .with(Entry::Latency, Slider::Bishop, ScalarRankDiagonal),
+        evidence: "measured: benches/results/amd-epyc-f19-m11-s1 (Zen 4, commit 10ef574; each \
                    cell the decision of its matrix.md: backends compared by paired intervals \
                    over fresh processes and code layouts, runtime build; single lookups by the \
-                   hash perft)",
+                   hash perft, then the engine-shaped loop)",
         measured_on: &["amd-epyc-f19-m11-s1"],
-        ties: &[Tie {
-            entry: Entry::Latency,
-            slider: Slider::Bishop,
-            with: &[ScalarRankTable],
-        }],
+        // `hybrid-avx512-pext`'s set-wise calls are `avx512`'s fill code.
+        ties: &{
+            let [rook, bishop, queen] = Tie::each_piece(Entry::Setwise, &[HybridAvx512Pext]);
+            let chains = Tie {
+                entry: Entry::Latency,
+                slider: Slider::Bishop,
+                with: &[ScalarRankTable],
+            };
+            let single_queens = Tie {
+                entry: Entry::Single,
+                slider: Slider::Queen,
+                with: &[HybridAvx2Pext],
+            };
+            let rook_batches = Tie {
+                entry: Entry::Batch,
+                slider: Slider::Rook,
+                with: &[HybridAvx512Pext],
+            };
+            let queen_batches = Tie {
+                slider: Slider::Queen,
+                ..rook_batches
+            };
+            [chains, single_queens, rook_batches, queen_batches, rook, bishop, queen]
+        },
     },
     ClassChoice {
         name: "amd-zen5",
@@ -397,20 +420,9 @@ pub const CLASSES: &[ClassChoice] = &[
         )
     },
     // wasm32 has no level to tell a portable build by, so this row exists
-    // in wasm32 builds only: without simd128 the byte swaps and bit
-    // reversals of the HQ backends are open-coded.
+    // in wasm32 builds only.
     #[cfg(target_arch = "wasm32")]
-    ClassChoice {
-        evidence: "not timed: instruction counts (wasm operators, rustc 1.95): single lookups \
-                   classic 68/68/132 against scalar-rank-table 171/253/373; set-wise \
-                   scalar-reverse's fill geometric mean 208 against 456 for classic",
-        ..any(
-            "wasm32",
-            "WebAssembly without simd128: portable code only",
-            Level::Baseline,
-            Plan::all(Classic).with_entry(Entry::Setwise, ScalarReverse),
-        )
-    },
+    WASM32,
     ClassChoice {
         evidence: "scalar-rank-table was the fastest portable backend on every CPU measured",
         ..any(
@@ -421,6 +433,26 @@ pub const CLASSES: &[ClassChoice] = &[
         )
     },
 ];
+
+/// WebAssembly without simd128: without it the byte swaps and bit
+/// reversals of the HQ backends are open-coded.
+const WASM32: ClassChoice = ClassChoice {
+    evidence: "not timed: instruction counts (wasm operators, rustc 1.95): single lookups \
+               classic 68/68/132 against scalar-rank-table 171/253/373; set-wise \
+               scalar-reverse's fill geometric mean 208 against 456 for classic",
+    ..any(
+        "wasm32",
+        "WebAssembly without simd128: portable code only",
+        Level::Baseline,
+        Plan::all(Classic).with_entry(Entry::Setwise, ScalarReverse),
+    )
+};
+
+/// The classes [`CLASSES`] holds only in builds for their target (the
+/// portable wasm32 class, in wasm32 builds), for the data tests that check
+/// them against the runs of that target on any host.
+#[doc(hidden)]
+pub const TARGET_CLASSES: &[ClassChoice] = &[WASM32];
 
 /// Whether a class of `level` can match a CPU this build runs on: its level
 /// is portable or of this build's architecture.
