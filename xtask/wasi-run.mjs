@@ -3,8 +3,11 @@
 //
 //   node xtask/wasi-run.mjs program.wasm [args...]
 //
-// No directory is preopened (the tests need no files); the arguments and
-// the environment are passed through; the exit status is the program's.
+// No directory is preopened (the tests need no files) but those that
+// HQ_WASI_DIRS lists (colon-separated), each at its own path: the bench
+// matrix's output directory (`cargo xtask bench-matrix --wasm`). The
+// arguments and the environment are passed through; the exit status is
+// the program's.
 import { readFile } from "node:fs/promises";
 import { WASI } from "node:wasi";
 import process from "node:process";
@@ -18,7 +21,9 @@ const wasi = new WASI({
   version: "preview1",
   args: [program, ...args],
   env: process.env,
-  preopens: {},
+  preopens: Object.fromEntries(
+    (process.env.HQ_WASI_DIRS ?? "").split(":").filter((d) => d).map((d) => [d, d]),
+  ),
   returnOnExit: true,
 });
 const module = await WebAssembly.compile(await readFile(program));

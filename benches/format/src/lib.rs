@@ -269,6 +269,43 @@ pub struct Results {
     /// Schema 3, `--full`: the A/A check of two code layouts.
     #[serde(default)]
     pub aa_check: Option<AaCheck>,
+    /// The target the bench binary was built for and the runtime it ran
+    /// under, where that is not this CPU natively (`--wasm`: wasm32 under
+    /// Node); absent for a CPU's own run. Its `class` names the plan its decisions are checked against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<TargetRun>,
+}
+
+/// A run of the bench binary built for another target than the CPU's own
+/// and run under a runtime on that CPU (`cargo xtask bench-matrix --wasm`):
+/// its figures are the target's, as that runtime compiles it, on that CPU.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TargetRun {
+    /// The Rust target triple (`wasm32-wasip1`).
+    pub triple: String,
+    /// The target features enabled at compile time (`simd128`), or none.
+    pub features: Vec<String>,
+    /// The runtime and its version (`node v20.19.2`).
+    pub runtime: String,
+    /// The name of the compile-time plan's class the build is for
+    /// (`wasm32`, `wasm32-simd128`): the class its decisions are checked
+    /// against.
+    pub class: String,
+}
+
+impl TargetRun {
+    /// The run's directory name: the class, the runtime's name and major
+    /// version, and the CPU's id (`wasm32-simd128-node20-amd-epyc-f19-m11-s1`).
+    pub fn run_id(&self, cpu_id: &str) -> String {
+        let mut words = self.runtime.split_whitespace();
+        let name = words.next().unwrap_or("runtime");
+        let major = words
+            .next()
+            .map(|v| v.trim_start_matches('v'))
+            .and_then(|v| v.split('.').next())
+            .unwrap_or("");
+        format!("{}-{name}{major}-{cpu_id}", self.class)
+    }
 }
 
 /// The calibration rule a run's [`CalibrationStarts`] were made under: 2,
@@ -728,6 +765,22 @@ impl Results {
         self.figures.iter().find(|f| {
             f.config == config && f.row == row && f.piece == piece && f.workload == workload
         })
+    }
+
+    /// The run's id: its CPU's, or for a run on another target
+    /// ([`TargetRun`]) that target's on this CPU.
+    pub fn id(&self) -> String {
+        match &self.target {
+            None => self.cpu.id.clone(),
+            Some(t) => t.run_id(&self.cpu.id),
+        }
+    }
+
+    /// Whether this is a CPU's own run (not one of another target under a
+    /// runtime): the runs the x86-64 classes, calibration and the README's
+    /// CPU tables read.
+    pub fn is_native(&self) -> bool {
+        self.target.is_none()
     }
 
     /// Reads `dir/results.json`, of any schema in [`SCHEMAS`].

@@ -17,7 +17,7 @@
 //! row, and [`FREE_FUNCTIONS_ALLOWANCE`] in the hash perft of the builds
 //! whose perft code is compiled for a level ([`FREE_FUNCTIONS_NOT_HELD`]).
 
-use hq::unstable::{CLASSES, ClassChoice, classify};
+use hq::unstable::{CLASSES, ClassChoice, TARGET_CLASSES, classify};
 use hq::{Backend, Entry, Slider};
 use hq_bench_format::decide::{self, Decision, SetwiseRun};
 use hq_bench_format::{Results, RowKind};
@@ -74,6 +74,24 @@ fn identity_of(r: &Results) -> (Identity, impl Fn(Level) -> bool + '_) {
             .all(|f: Feature| r.cpu.has(f.name()))
     };
     (id, has_level)
+}
+
+/// The class a run measured: a CPU's own run, the class of its identity
+/// and levels; a run of another target ([`hq_bench_format::TargetRun`]),
+/// the class its build compiled in, by name (the portable wasm32 class is
+/// in [`CLASSES`] in wasm32 builds only: [`TARGET_CLASSES`]).
+fn class_of(r: &Results) -> &'static ClassChoice {
+    match &r.target {
+        None => {
+            let (id, has_level) = identity_of(r);
+            classify(id, has_level)
+        }
+        Some(t) => CLASSES
+            .iter()
+            .chain(TARGET_CLASSES)
+            .find(|c| c.name == t.class)
+            .unwrap_or_else(|| panic!("{}: no class is named {}", r.id(), t.class)),
+    }
 }
 
 /// One cell of a class's plan as the matrix measures it: an entry point
@@ -267,15 +285,14 @@ fn the_choice_table_agrees_with_every_committed_run() {
     let runs = committed_runs();
     let mut ties = RunTies::default();
     for r in &runs {
-        let (id, has_level) = identity_of(r);
-        let class: &ClassChoice = classify(id, has_level);
+        let class = class_of(r);
         assert!(
-            class.measured_on.contains(&r.cpu.id.as_str()),
+            class.measured_on.contains(&r.id().as_str()),
             "benches/results/{} belongs to class {}, whose `measured_on` does not name it",
-            r.cpu.id,
+            r.id(),
             class.name
         );
-        assert!(r.has_samples(), "{}: no per-process samples", r.cpu.id);
+        assert!(r.has_samples(), "{}: no per-process samples", r.id());
         agrees_with_intervals(r, class, &mut ties);
     }
     ties.check();
@@ -467,15 +484,15 @@ fn the_hash_perft_decides_and_the_choice_leads_it() {
     for r in &runs {
         let cases = r.hash_perfts();
         if cases.is_empty() {
-            println!(
-                "hash perft: SKIPPED {}: the run predates the hash perft",
-                r.cpu.id
-            );
+            let why = match r.is_native() {
+                true => "the run predates the hash perft",
+                false => "a wasm32 run has no perft yet",
+            };
+            println!("hash perft: SKIPPED {}: {why}", r.id());
         }
-        let (id, has_level) = identity_of(r);
         // The backend `auto` runs where the class names one for every
         // piece's single lookups.
-        let chosen = classify(id, has_level).plan.entry(Entry::Single).uniform();
+        let chosen = class_of(r).plan.entry(Entry::Single).uniform();
         for (config, position) in cases {
             let of = |row: &str| r.perft_figure(config, position, row).map(|p| p.mnps);
             let backends = Backend::all().iter().map(|b| b.name());

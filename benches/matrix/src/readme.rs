@@ -393,7 +393,12 @@ fn stray_figures(text: &str) -> Vec<String> {
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let root = crate::workspace_root();
     let runs = hq_bench_format::committed_runs(&root.join("benches/results"));
-    let runs = runs.map_err(anyhow::Error::msg)?;
+    // The CPUs' own runs (a wasm32 run under Node is a target's, not a CPU's).
+    let runs: Vec<Results> = runs
+        .map_err(anyhow::Error::msg)?
+        .into_iter()
+        .filter(Results::is_native)
+        .collect();
     let adoptions = adoptions(&runs, &root)?;
     let files = [
         (

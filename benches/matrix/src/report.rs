@@ -140,8 +140,23 @@ pub fn markdown(r: &Results) -> String {
               sampling it further ran out."
             .to_owned(),
     };
+    let title = match &r.target {
+        None => model.to_string(),
+        Some(t) => {
+            let features = match t.features.is_empty() {
+                true => String::new(),
+                false => format!(" +{}", t.features.join(",+")),
+            };
+            format!(
+                "{}{features} under {} on {model} (run `{}`)",
+                t.triple,
+                t.runtime,
+                r.id()
+            )
+        }
+    };
     let mut md = vec![format!(
-        "# Slider-attack benchmark matrix: {model}\n\n* CPU: {summary} (id `{id}`)\n* {rustc}; \
+        "# Slider-attack benchmark matrix: {title}\n\n* CPU: {summary} (id `{id}`)\n* {rustc}; \
          commit {commit}; {date}\n* {run} run, {seconds:.0} s in all. Figure: {statistic}.\n* \
          Cells: million lookups per second (ratio to the `{REFERENCE_ROW}` backend measured in \
          the same build, for the same piece and workload). ns per lookup = 1000 / cell. Set-wise \

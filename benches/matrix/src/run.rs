@@ -75,6 +75,78 @@ pub struct Args {
     /// Only check the outputs of a run (the default directory, or DIR).
     #[arg(long, num_args = 0..=1, value_name = "DIR")]
     check: Option<Option<PathBuf>>,
+    /// The bench binary for wasm32-wasip1 under Node, plain and with
+    /// +simd128, instead of this CPU's builds: each a run of its own
+    /// (benches/results/<class>-node<major>-CPU-ID; with --out, under that
+    /// directory), without perft, calibration or adoption cost.
+    #[arg(long, conflicts_with_all = ["merge", "compare", "check", "only"])]
+    wasm: bool,
+}
+
+/// A wasm32 build that `--wasm` times under Node: the class whose plan it
+/// compiles in, and the target features it enables.
+pub(crate) struct WasmBuild {
+    class: &'static str,
+    features: &'static [&'static str],
+}
+
+/// The wasm32 builds, as a web page or a WASI host gets them: the
+/// portable build and the one with the SIMD proposal every current engine
+/// runs.
+const WASM_BUILDS: [WasmBuild; 2] = [
+    WasmBuild {
+        class: "wasm32",
+        features: &[],
+    },
+    WasmBuild {
+        class: "wasm32-simd128",
+        features: &["simd128"],
+    },
+];
+
+/// The wasm target the bench binary is built for: WASI preview 1, which
+/// Node runs (`xtask/wasi-run.mjs`).
+const WASM_TRIPLE: &str = "wasm32-wasip1";
+
+impl WasmBuild {
+    /// Its `RUSTFLAGS`.
+    fn rustflags(&self) -> String {
+        let features: Vec<String> = self.features.iter().map(|f| format!("+{f}")).collect();
+        match features.is_empty() {
+            true => String::new(),
+            false => format!("-C target-feature={}", features.join(",")),
+        }
+    }
+
+    /// Its one configuration: the `attacks` bench for [`WASM_TRIPLE`],
+    /// named `runtime` as the build whose rows decide (its facade runs the
+    /// class's plan, fixed at compile time).
+    fn config(&self, runtime: &str) -> ConfigRun {
+        let flags = self.rustflags();
+        let shown = if flags.is_empty() { "no flags" } else { &flags };
+        ConfigRun {
+            name: "runtime".into(),
+            description: format!(
+                "{WASM_TRIPLE} ({shown}) under {runtime}: backends, the facade on the {} plan \
+                 (fixed at compile time), references, peers",
+                self.class
+            ),
+            rustflags: flags,
+            cargo_args: ["--bench", "attacks", "--target", WASM_TRIPLE]
+                .map(str::to_owned)
+                .to_vec(),
+            ..ConfigRun::default()
+        }
+    }
+}
+
+/// `node --version`, as a run records its runtime (`node v20.19.2`).
+fn node_version(sh: &Shell) -> anyhow::Result<String> {
+    let version = cmd!(sh, "node --version")
+        .quiet()
+        .read()
+        .context("--wasm runs the bench binary under Node: `node --version` failed")?;
+    Ok(format!("node {}", version.trim()))
 }
 
 /// How much the run samples.
@@ -180,7 +252,12 @@ impl Args {
 /// committed `benches/results/<cpu-id>`, or for a pipeline check
 /// `target/bench-matrix/<cpu-id>-quick` (never over real figures).
 pub fn output_dir(quick: bool) -> PathBuf {
-    let (root, id) = (crate::workspace_root(), cpu::detect().id);
+    output_dir_of(quick, &cpu::detect().id)
+}
+
+/// [`output_dir`] of the run `id`.
+fn output_dir_of(quick: bool, id: &str) -> PathBuf {
+    let root = crate::workspace_root();
     match quick {
         true => root.join(format!("target/bench-matrix/{id}-quick")),
         false => root.join(format!("benches/results/{id}")),
@@ -391,13 +468,19 @@ fn build_command<'a>(
     // flags and the workspace tests' selection. Its rows are checked against
     // the oracle and its assembly check runs, on code that is not the timed
     // runs': those check their own.
-    let mut cmd = match quick {
-        true => cmd!(
+    // A build for another target (`--wasm`) shares nothing with the
+    // workspace tests' builds: its own selection, in the test profile when
+    // quick.
+    let other_target = args.iter().any(|a| a == "--target");
+    let mut cmd = match (quick, other_target) {
+        (true, false) => cmd!(
             sh,
             "{CARGO} build --profile test {QUICK_SELECTION...} {args...}"
         ),
-        false => cmd!(sh, "{CARGO} build --profile bench -p hq-benches {args...}"),
+        (true, true) => cmd!(sh, "{CARGO} build --profile test -p hq-benches {args...}"),
+        (false, _) => cmd!(sh, "{CARGO} build --profile bench -p hq-benches {args...}"),
     };
+    let quick = quick && !other_target;
     if let Some(linker) = linker {
         cmd = cmd.args(["--config", linker]);
     }
@@ -568,7 +651,7 @@ fn run_process(
     );
     let seed = seeds.next();
     let path = |p: &Path| p.display().to_string();
-    let env = vec![
+    let mut env = vec![
         (
             "HQ_BENCH_ROUNDS".to_owned(),
             format!("{},{}", sampling.rounds, sampling.sample_us),
@@ -584,9 +667,23 @@ fn run_process(
         rounds: sampling.rounds,
         ..ProcessRecord::default()
     };
+    // A wasm module runs under Node's WASI, with the output directory
+    // opened to it at its own path.
+    let (runner, args) = match exe.extension().is_some_and(|e| e == "wasm") {
+        true => {
+            env.push(("HQ_WASI_DIRS".to_owned(), path(&dir)));
+            let wrapper = crate::workspace_root().join("xtask/wasi-run.mjs");
+            let quiet = "--no-warnings".to_owned(); // WASI's "experimental" notice
+            (
+                PathBuf::from("node"),
+                vec![quiet, path(&wrapper), path(&exe)],
+            )
+        }
+        false => (exe.clone(), Vec::new()),
+    };
     let start = Start {
-        exe: &exe,
-        args: Vec::new(),
+        exe: &runner,
+        args,
         dir: &crate::workspace_root().join("benches"),
         env,
         record,
@@ -699,16 +796,39 @@ pub fn run(opts: &Args) -> anyhow::Result<()> {
         );
     }
 
+    if opts.wasm {
+        let runtime = node_version(&sh)?;
+        for build in &WASM_BUILDS {
+            measure(opts, Some((build, &runtime)))?;
+        }
+        return Ok(());
+    }
+    measure(opts, None)
+}
+
+/// One run: this CPU's builds, or (`wasm`) one wasm32 build under a
+/// runtime (its version given).
+fn measure(opts: &Args, wasm: Option<(&WasmBuild, &str)>) -> anyhow::Result<()> {
+    let (sh, root) = (crate::sh()?, crate::workspace_root());
     let (started, date, cpu) = (Instant::now(), utc_now(), cpu::detect());
+    let target = wasm.map(|(build, runtime)| hq_bench_format::TargetRun {
+        triple: WASM_TRIPLE.to_owned(),
+        features: build.features.iter().map(|f| f.to_string()).collect(),
+        runtime: runtime.to_owned(),
+        class: build.class.to_owned(),
+    });
+    let id = target
+        .as_ref()
+        .map_or(cpu.id.clone(), |t| t.run_id(&cpu.id));
     // The commit the run builds, read before the builds: a file edited
     // while the benches run (a quarter of an hour) is not in them.
     let git_commit = crate::git_commit();
-    println!(
-        "bench-matrix: CPU {}\nbench-matrix: id {}",
-        cpu.summary(),
-        cpu.id
-    );
-    let out = opts.out.clone().unwrap_or_else(|| output_dir(opts.quick));
+    println!("bench-matrix: CPU {}\nbench-matrix: id {id}", cpu.summary(),);
+    let out = match (&opts.out, &target) {
+        (Some(out), None) => out.clone(),
+        (Some(out), Some(_)) => out.join(&id),
+        (None, _) => output_dir_of(opts.quick, &id),
+    };
     // The bench binaries' raw output (never committed).
     let raw = root
         .join("target/bench-matrix/raw")
@@ -723,7 +843,10 @@ pub fn run(opts: &Args) -> anyhow::Result<()> {
     let statistic = results::statistic(&sampling, seed);
     let mut clock = Clock::default();
 
-    let all = configs(cpu.has("bmi2"));
+    let all = match wasm {
+        Some((build, runtime)) => vec![build.config(runtime)],
+        None => configs(cpu.has("bmi2")),
+    };
     let runs: Vec<ConfigRun> = all
         .iter()
         .filter(|c| opts.selects(&c.name))
@@ -736,12 +859,14 @@ pub fn run(opts: &Args) -> anyhow::Result<()> {
             names.join(", ")
         );
     }
-    let perft_wanted = !opts.no_perft;
-    let calibration_wanted = !opts.no_calibration;
+    // A wasm32 build has no perft comparison yet, and fixes its plan at
+    // compile time (nothing to calibrate).
+    let perft_wanted = !opts.no_perft && wasm.is_none();
+    let calibration_wanted = !opts.no_calibration && wasm.is_none();
 
     // Every build links through the layouts' linker where layouts are taken
     // (the same linker for every build: none is linked again for it).
-    let linker = match sampling.layouts > 1 {
+    let linker = match sampling.layouts > 1 && wasm.is_none() {
         true => link_in_order(&root.join("target/bench-matrix"))?,
         false => None,
     };
@@ -760,6 +885,7 @@ pub fn run(opts: &Args) -> anyhow::Result<()> {
         let stage = format!("[build {}/{runnable} {}]", k + 1 - skipped.len(), run.name);
         let board_options = opts.full;
         let extras = match (run.name.as_str(), perft_wanted) {
+            _ if wasm.is_some() => Extras::None,
             ("runtime", true) => Extras::PerftAndInfo { board_options },
             ("runtime", false) => Extras::PerftAndInfo {
                 board_options: false,
@@ -790,7 +916,11 @@ pub fn run(opts: &Args) -> anyhow::Result<()> {
             .get(&bench)
             .with_context(|| format!("the build of {} made no {bench} binary", run.name))?
             .clone();
-        match asm_check::check_binary(&exe)? {
+        let report = match wasm {
+            Some(_) => None,
+            None => asm_check::check_binary(&exe)?,
+        };
+        match report {
             Some(r) => println!(
                 "{stage} single-lookup loops of {bench} are one lookup at a time: {} functions \
                  ({} table lookups), {} instructions, no gathers",
@@ -951,6 +1081,7 @@ pub fn run(opts: &Args) -> anyhow::Result<()> {
         perft_builds,
         timings: Vec::new(),
         aa_check,
+        target,
     };
     ensure!(
         results.configs.iter().any(|c| c.ran()),
@@ -964,7 +1095,7 @@ pub fn run(opts: &Args) -> anyhow::Result<()> {
     // What a user program costs to build, beside the peers: rounds of six
     // builds from empty target directories, so not in the quick run (its unit tests
     // check the programs and the report).
-    if !opts.quick && opts.only.is_empty() {
+    if !opts.quick && opts.only.is_empty() && wasm.is_none() {
         let since = Instant::now();
         crate::adoption::write(&out, &results.cpu, &results.git_commit)?;
         clock.done("adoption cost (builds of a user program)", since);
@@ -1021,6 +1152,44 @@ mod tests {
         .collect();
         r.figures = results::figures("runtime", &cells).unwrap();
         r
+    }
+
+    #[test]
+    fn a_wasm_run_is_named_and_built_for_its_class() {
+        let [plain, simd] = &WASM_BUILDS;
+        assert_eq!(
+            (plain.rustflags(), simd.rustflags()),
+            (String::new(), "-C target-feature=+simd128".to_owned())
+        );
+        let config = simd.config("node v20.20.2");
+        assert_eq!(config.name, "runtime");
+        assert!(
+            config
+                .cargo_args
+                .windows(2)
+                .any(|w| w == ["--target", WASM_TRIPLE])
+        );
+        let target = hq_bench_format::TargetRun {
+            triple: WASM_TRIPLE.into(),
+            features: vec!["simd128".into()],
+            runtime: "node v20.20.2".into(),
+            class: simd.class.into(),
+        };
+        assert_eq!(
+            target.run_id("amd-epyc-f19-m11-s1"),
+            "wasm32-simd128-node20-amd-epyc-f19-m11-s1"
+        );
+        // Each build's class is one the data test finds.
+        for build in &WASM_BUILDS {
+            let known = hq::unstable::CLASSES
+                .iter()
+                .chain(hq::unstable::TARGET_CLASSES);
+            assert!(
+                known.clone().any(|c| c.name == build.class),
+                "{}",
+                build.class
+            );
+        }
     }
 
     #[test]

@@ -261,7 +261,15 @@ pub const CLASSES: &[ClassChoice] = &[
                 slider: Slider::Queen,
                 ..rook_batches
             };
-            [chains, single_queens, rook_batches, queen_batches, rook, bishop, queen]
+            [
+                chains,
+                single_queens,
+                rook_batches,
+                queen_batches,
+                rook,
+                bishop,
+                queen,
+            ]
         },
     },
     ClassChoice {
