@@ -17,7 +17,7 @@
 //! row, and [`FREE_FUNCTIONS_ALLOWANCE`] in the hash perft of the builds
 //! whose perft code is compiled for a level ([`FREE_FUNCTIONS_NOT_HELD`]).
 
-use hq::unstable::{CLASSES, ClassChoice, TARGET_CLASSES, classify};
+use hq::unstable::{CLASSES, ClassChoice, SMALL_TABLE_BYTES, TARGET_CLASSES, classify};
 use hq::{Backend, Entry, Slider};
 use hq_bench_format::decide::{self, Decision, SetwiseRun};
 use hq_bench_format::{Results, RowKind};
@@ -54,7 +54,7 @@ fn identity_of(r: &Results) -> (Identity, impl Fn(Level) -> bool + '_) {
         .cpu
         .vendor
         .parse()
-        .unwrap_or_else(|e| panic!("{}: {e}", r.cpu.id));
+        .unwrap_or_else(|e| panic!("{}: {e}", r.id()));
     let id = Identity {
         vendor,
         family: r.cpu.family,
@@ -92,6 +92,14 @@ fn class_of(r: &Results) -> &'static ClassChoice {
             .find(|c| c.name == t.class)
             .unwrap_or_else(|| panic!("{}: no class is named {}", r.id(), t.class)),
     }
+}
+
+/// The `small-tables` variant of a target run's class
+/// (`wasm32-small`), if it has one.
+fn small_class_of(r: &Results) -> Option<&'static ClassChoice> {
+    let t = r.target.as_ref()?;
+    let name = format!("{}-small", t.class);
+    TARGET_CLASSES.iter().find(|c| c.name == name)
 }
 
 /// One cell of a class's plan as the matrix measures it: an entry point
@@ -244,8 +252,10 @@ impl RunTies {
         }
     }
 
-    /// Every class's ties are the union of its runs'.
+    /// Every class's ties are the union of its runs' (every cell that
+    /// differs is reported).
     fn check(&self) {
+        let mut wrong = Vec::new();
         for cell in &self.0 {
             let mut union: Vec<&str> = cell
                 .runs
@@ -255,22 +265,28 @@ impl RunTies {
                 .collect();
             union.sort_unstable();
             union.dedup();
-            let each: Vec<String> = cell
-                .runs
-                .iter()
-                .map(|(run, t)| format!("{run}: {t:?}"))
-                .collect();
-            assert_eq!(
-                cell.listed,
-                union,
-                "class {}'s ties for {} {} should be what its runs' figures tie with its backend, \
-                 the union over its runs ({})",
-                cell.class,
-                cell.entry.name(),
-                cell.slider,
-                each.join("; ")
-            );
+            if cell.listed != union {
+                let each: Vec<String> = cell
+                    .runs
+                    .iter()
+                    .map(|(run, t)| format!("{run}: {t:?}"))
+                    .collect();
+                wrong.push(format!(
+                    "class {}'s ties for {} {} are {:?}; its runs' figures tie its backend with \
+                     {union:?}, the union over its runs ({})",
+                    cell.class,
+                    cell.entry.name(),
+                    cell.slider,
+                    cell.listed,
+                    each.join("; ")
+                ));
+            }
         }
+        assert!(
+            wrong.is_empty(),
+            "the classes' ties should be what their runs' figures tie with their backends:\n{}",
+            wrong.join("\n")
+        );
     }
 }
 
@@ -293,7 +309,20 @@ fn the_choice_table_agrees_with_every_committed_run() {
             class.name
         );
         assert!(r.has_samples(), "{}: no per-process samples", r.id());
-        agrees_with_intervals(r, class, &mut ties);
+        agrees_with_intervals(r, class, &footprint, true, &mut ties);
+        // A target's `small-tables` class: the decisions among the
+        // backends within its table budget (the facade's row ran the
+        // other class: no route to judge).
+        if let Some(small) = small_class_of(r) {
+            assert!(
+                small.measured_on.contains(&r.id().as_str()),
+                "{}",
+                small.name
+            );
+            let small_footprint =
+                |row: &str| footprint(row).filter(|&bytes| bytes <= SMALL_TABLE_BYTES);
+            agrees_with_intervals(r, small, &small_footprint, false, &mut ties);
+        }
     }
     ties.check();
 }
@@ -301,7 +330,13 @@ fn the_choice_table_agrees_with_every_committed_run() {
 /// The interval rule (schema 3): each cell's backend is the decision; the
 /// class's ties are the decision's; the free functions are not cleared
 /// below 0.90x the best backend in the throughput column.
-fn agrees_with_intervals(r: &Results, class: &ClassChoice, ties: &mut RunTies) {
+fn agrees_with_intervals(
+    r: &Results,
+    class: &ClassChoice,
+    footprint: &dyn Fn(&str) -> Option<usize>,
+    route: bool,
+    ties: &mut RunTies,
+) {
     let decisions = decide::decisions(r, footprint);
     let decision_of = |cell: &Cell| -> &Decision {
         let found = decisions.iter().find(|d| {
@@ -311,7 +346,10 @@ fn agrees_with_intervals(r: &Results, class: &ClassChoice, ties: &mut RunTies) {
             .unwrap_or_else(|| {
                 panic!(
                     "{}: no decision for {} {} ({})",
-                    r.cpu.id, cell.what, cell.piece, cell.workload
+                    r.id(),
+                    cell.what,
+                    cell.piece,
+                    cell.workload
                 )
             })
             .decision
@@ -325,7 +363,7 @@ fn agrees_with_intervals(r: &Results, class: &ClassChoice, ties: &mut RunTies) {
         let chosen: Vec<&str> = cell.rows.iter().map(|b| b.name()).collect();
         println!(
             "choice: {} {} {} ({}): the figures choose {d}; class {} runs {}",
-            r.cpu.id,
+            r.id(),
             cell.what,
             cell.piece,
             cell.workload,
@@ -337,10 +375,15 @@ fn agrees_with_intervals(r: &Results, class: &ClassChoice, ties: &mut RunTies) {
             // judged over them together, below.
             [_] if cell.entry == Entry::Setwise => {}
             [one] => assert_eq!(
-                *one, d.chosen,
+                *one,
+                d.chosen,
                 "{}: class {} runs {one} for {} {} (column {}), but the run's figures choose {d}: \
                  change the class's cell, or re-measure the CPU",
-                r.cpu.id, class.name, cell.what, cell.piece, cell.workload
+                r.id(),
+                class.name,
+                cell.what,
+                cell.piece,
+                cell.workload
             ),
             // A set-wise loop bound inside the column: both rows run, and
             // neither may be cleared.
@@ -350,7 +393,7 @@ fn agrees_with_intervals(r: &Results, class: &ClassChoice, ties: &mut RunTies) {
                         d.tied.iter().any(|t| t == row),
                         "{}: class {} runs {row} for {} {} (column {}), which the run's \
                          figures clear: they choose {d}",
-                        r.cpu.id,
+                        r.id(),
                         class.name,
                         cell.what,
                         cell.piece,
@@ -372,7 +415,7 @@ fn agrees_with_intervals(r: &Results, class: &ClassChoice, ties: &mut RunTies) {
         let others: Vec<String> = d.tied.iter().filter(|t| **t != d.chosen).cloned().collect();
         let mut want: Vec<&str> = others.iter().map(String::as_str).collect();
         want.sort_unstable();
-        ties.record(class, cell.entry, slider, &r.cpu.id, &want);
+        ties.record(class, cell.entry, slider, &r.id(), &want);
     }
     // A piece's set-wise kernel, over the columns it serves
     // (`decide::joint`): the smallest table no column clears; the others
@@ -383,14 +426,17 @@ fn agrees_with_intervals(r: &Results, class: &ClassChoice, ties: &mut RunTies) {
             panic!(
                 "{}: class {} runs {kernel} for {slider} set-wise calls, but every backend is \
                  cleared in some column it serves",
-                r.cpu.id, class.name
+                r.id(),
+                class.name
             )
         });
         assert_eq!(
-            kernel, joint.chosen,
+            kernel,
+            joint.chosen,
             "{}: class {}'s {slider} set-wise kernel should be the run's choice over the \
              columns it serves: {joint}",
-            r.cpu.id, class.name
+            r.id(),
+            class.name
         );
         let mut want: Vec<&str> = joint
             .tied
@@ -400,7 +446,10 @@ fn agrees_with_intervals(r: &Results, class: &ClassChoice, ties: &mut RunTies) {
             .collect();
         want.sort_unstable();
         // What it ties with in every column it serves.
-        ties.record(class, Entry::Setwise, slider, &r.cpu.id, &want);
+        ties.record(class, Entry::Setwise, slider, &r.id(), &want);
+    }
+    if !route {
+        return;
     }
     // The free functions in the throughput column, against the row of the
     // backend their plan runs there (the route's cost; which backend it is,
@@ -423,7 +472,7 @@ fn agrees_with_intervals(r: &Results, class: &ClassChoice, ties: &mut RunTies) {
         println!(
             "choice: {} free functions {piece} (throughput): {:.2}x their plan's {own} \
              ({:.2}-{:.2}); {:.2}x the best row, {} ({:.2}-{:.2})",
-            r.cpu.id,
+            r.id(),
             route.estimate,
             route.low,
             route.high,
@@ -436,7 +485,7 @@ fn agrees_with_intervals(r: &Results, class: &ClassChoice, ties: &mut RunTies) {
             route.high >= ROUTE_ALLOWANCE,
             "{}: the free functions' {piece} lookups ran {:.2}x their plan's {own} ({:.2}-{:.2}), \
              clearly below {ROUTE_ALLOWANCE}x in the throughput column",
-            r.cpu.id,
+            r.id(),
             route.estimate,
             route.low,
             route.high
@@ -516,7 +565,7 @@ fn the_hash_perft_decides_and_the_choice_leads_it() {
                 println!(
                     "hash perft: {} {config} {position}: {row} {mnps:.0} M nodes/s, best backend \
                      {best} {best_mnps:.0} ({ratio:.3}x{interval}){}",
-                    r.cpu.id,
+                    r.id(),
                     not_held.map_or(String::new(), |why| format!(", not held ({why})"))
                 );
                 if not_held.is_some() {
@@ -532,7 +581,7 @@ fn the_hash_perft_decides_and_the_choice_leads_it() {
                         !i.below(bound),
                         "{}: in the {config} build's {position} perft, {row} runs below {bound}x \
                          {best}: their paired ratio is {:.3} ({:.3}-{:.3}){}",
-                        r.cpu.id,
+                        r.id(),
                         i.estimate,
                         i.low,
                         i.high,
@@ -548,7 +597,7 @@ fn the_hash_perft_decides_and_the_choice_leads_it() {
                         "{}: in the {config} build's {position} perft, {row} ran {mnps:.0} M \
                          nodes/s, below 0.97x {best}'s {best_mnps:.0}: the class's single \
                          lookups should follow the hash perft",
-                        r.cpu.id
+                        r.id()
                     ),
                 }
             }

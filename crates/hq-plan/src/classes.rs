@@ -414,23 +414,16 @@ pub const CLASSES: &[ClassChoice] = &[
             chains_on_table(Plan::all(Neon).with_entry(Entry::Setwise, ScalarRankTable)),
         )
     },
-    ClassChoice {
-        evidence: "not timed: instruction counts of the compiled kernels (wasm operators, rustc \
-                   1.95, +simd128; rook/bishop/queen): single lookups simd128 60/33/82 against \
-                   classic 68/68/132 (wasm has no byte swap or bit reversal); batches per square \
-                   simd128 71/48/92 against classic 85/85/149; set-wise geometric mean 177 \
-                   against 208 for scalar-reverse",
-        ..any(
-            "wasm32-simd128",
-            "WebAssembly built with +simd128",
-            Level::Simd128,
-            Plan::all(Simd128).with_entry(Entry::Latency, Classic),
-        )
-    },
+    #[cfg(not(feature = "small-tables"))]
+    WASM32_SIMD128,
+    #[cfg(feature = "small-tables")]
+    WASM32_SIMD128_SMALL,
     // wasm32 has no level to tell a portable build by, so this row exists
     // in wasm32 builds only.
-    #[cfg(target_arch = "wasm32")]
+    #[cfg(all(target_arch = "wasm32", not(feature = "small-tables")))]
     WASM32,
+    #[cfg(all(target_arch = "wasm32", feature = "small-tables"))]
+    WASM32_SMALL,
     ClassChoice {
         evidence: "scalar-rank-table was the fastest portable backend on every CPU measured",
         ..any(
@@ -442,25 +435,136 @@ pub const CLASSES: &[ClassChoice] = &[
     },
 ];
 
-/// WebAssembly without simd128: without it the byte swaps and bit
-/// reversals of the HQ backends are open-coded.
+/// The measured wasm32 runs (Node 20's V8 on a Zen 4), whose decisions
+/// the wasm32 classes are.
+const WASM_EVIDENCE: &str = "measured: benches/results/wasm32-node20-amd-epyc-f19-m11-s1 and \
+    wasm32-simd128-node20-amd-epyc-f19-m11-s1 (commit 6afa8ef; the bench binary for \
+    wasm32-wasip1 under Node v20.20.2 on a Zen 4; each cell the decision of its run's \
+    matrix.md, the small-tables classes among backends of at most SMALL_TABLE_BYTES)";
+
+/// The tables a `small-tables` build's plans may read, per backend: the
+/// HQ backends' masks and first-rank tables (2-6 KiB), not the magic or
+/// PEXT tables (over 800 KiB). A web page downloads every byte of them.
+pub const SMALL_TABLE_BYTES: usize = 8 * 1024;
+
+/// WebAssembly without simd128: magic bitboards for single lookups and
+/// batches (about twice `classic`'s rate under V8), the ray-mask method
+/// for rook and queen chains.
 const WASM32: ClassChoice = ClassChoice {
-    evidence: "not timed: instruction counts (wasm operators, rustc 1.95): single lookups \
-               classic 68/68/132 against scalar-rank-table 171/253/373; set-wise \
-               scalar-reverse's fill geometric mean 208 against 456 for classic",
+    evidence: WASM_EVIDENCE,
+    measured_on: &["wasm32-node20-amd-epyc-f19-m11-s1"],
+    ties: &[Tie {
+        entry: Entry::Setwise,
+        slider: Slider::Rook,
+        with: &[ScalarRankTable],
+    }],
     ..any(
         "wasm32",
-        "WebAssembly without simd128: portable code only",
+        "WebAssembly without simd128",
         Level::Baseline,
-        Plan::all(Classic).with_entry(Entry::Setwise, ScalarReverse),
+        Plan::all(Magic)
+            .with(Entry::Latency, Slider::Rook, Classic)
+            .with(Entry::Latency, Slider::Queen, Classic)
+            .with(Entry::Setwise, Slider::Rook, ScalarRankDiagonal),
     )
 };
 
-/// The classes [`CLASSES`] holds only in builds for their target (the
-/// portable wasm32 class, in wasm32 builds), for the data tests that check
-/// them against the runs of that target on any host.
+/// [`WASM32`] within [`SMALL_TABLE_BYTES`] (`small-tables`).
+const WASM32_SMALL: ClassChoice = ClassChoice {
+    evidence: WASM_EVIDENCE,
+    measured_on: &["wasm32-node20-amd-epyc-f19-m11-s1"],
+    ties: &[
+        Tie {
+            entry: Entry::Setwise,
+            slider: Slider::Rook,
+            with: &[ScalarRankTable],
+        },
+        Tie {
+            entry: Entry::Setwise,
+            slider: Slider::Bishop,
+            with: &[XopModel],
+        },
+        Tie {
+            entry: Entry::Setwise,
+            slider: Slider::Queen,
+            with: &[
+                Classic,
+                ReverseBitboards,
+                ScalarRankTable,
+                ScalarReverse,
+                XopModel,
+            ],
+        },
+    ],
+    ..any(
+        "wasm32-small",
+        "WebAssembly without simd128, small tables",
+        Level::Baseline,
+        Plan::all(Classic)
+            .with_entry(Entry::Setwise, ScalarRankDiagonal)
+            .with(Entry::Setwise, Slider::Bishop, ReverseBitboards),
+    )
+};
+
+/// WebAssembly with simd128: as [`WASM32`], the SIMD HQ for bishop
+/// batches and set-wise calls.
+const WASM32_SIMD128: ClassChoice = ClassChoice {
+    evidence: WASM_EVIDENCE,
+    measured_on: &["wasm32-simd128-node20-amd-epyc-f19-m11-s1"],
+    ties: &[
+        Tie {
+            entry: Entry::Batch,
+            slider: Slider::Bishop,
+            with: &[Magic],
+        },
+        Tie {
+            entry: Entry::Setwise,
+            slider: Slider::Queen,
+            with: &[Classic, Magic, ScalarRankTable, Simd128, XopModel],
+        },
+    ],
+    ..any(
+        "wasm32-simd128",
+        "WebAssembly built with +simd128",
+        Level::Simd128,
+        Plan::all(Magic)
+            .with(Entry::Latency, Slider::Rook, Classic)
+            .with(Entry::Latency, Slider::Queen, Classic)
+            .with(Entry::Batch, Slider::Bishop, Simd128)
+            .with(Entry::Setwise, Slider::Queen, ScalarRankDiagonal)
+            .with(Entry::Setwise, Slider::Rook, ScalarRankTable)
+            .with(Entry::Setwise, Slider::Bishop, Simd128),
+    )
+};
+
+/// [`WASM32_SIMD128`] within [`SMALL_TABLE_BYTES`] (`small-tables`).
+const WASM32_SIMD128_SMALL: ClassChoice = ClassChoice {
+    evidence: WASM_EVIDENCE,
+    measured_on: &["wasm32-simd128-node20-amd-epyc-f19-m11-s1"],
+    ties: &[Tie {
+        entry: Entry::Setwise,
+        slider: Slider::Queen,
+        with: &[Classic, ScalarRankTable, Simd128, XopModel],
+    }],
+    ..any(
+        "wasm32-simd128-small",
+        "WebAssembly built with +simd128, small tables",
+        Level::Simd128,
+        Plan::all(Classic)
+            .with_entry(Entry::Batch, Simd128)
+            .with_entry(Entry::Setwise, ScalarRankDiagonal)
+            .with(Entry::Setwise, Slider::Rook, ScalarRankTable)
+            .with(Entry::Setwise, Slider::Bishop, Simd128),
+    )
+};
+
+/// The wasm32 classes, both variants (fastest, and within
+/// [`SMALL_TABLE_BYTES`]): [`CLASSES`] holds one variant of each, and the
+/// portable one only in wasm32 builds. For the data tests, which check
+/// them all against the runs of that target on any host.
 #[doc(hidden)]
-pub const TARGET_CLASSES: &[ClassChoice] = &[WASM32];
+pub const TARGET_CLASSES: &[ClassChoice] =
+    &[WASM32, WASM32_SMALL, WASM32_SIMD128, WASM32_SIMD128_SMALL];
 
 /// Whether a class of `level` can match a CPU this build runs on: its level
 /// is portable or of this build's architecture.

@@ -121,7 +121,9 @@ pub mod backends {
 #[doc(hidden)]
 pub mod unstable {
     pub use hq_core::cpu::Identity;
-    pub use hq_plan::classes::{CLASSES, ClassChoice, TARGET_CLASSES, Tie, classify, this_cpu};
+    pub use hq_plan::classes::{
+        CLASSES, ClassChoice, SMALL_TABLE_BYTES, TARGET_CLASSES, Tie, classify, this_cpu,
+    };
 
     /// The `RUSTFLAGS` that enable `level` on x86-64 (what
     /// `hq::selection()` tells a forced build below its backend's level to
