@@ -291,6 +291,20 @@ pub struct TargetRun {
     /// (`wasm32`, `wasm32-simd128`): the class its decisions are checked
     /// against.
     pub class: String,
+    /// Bytes of a release module of `hq-wasm-size` (one exported function
+    /// calling `hq::queen_attacks`) with the build's features, by default
+    /// and with `small-tables`: what a page downloads for each plan.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub module_bytes: Option<ModuleBytes>,
+}
+
+/// A wasm module's size in each table configuration ([`TargetRun`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ModuleBytes {
+    /// The default build (the fastest plan).
+    pub default: u64,
+    /// With `hq`'s `small-tables` feature.
+    pub small_tables: u64,
 }
 
 impl TargetRun {

@@ -200,6 +200,66 @@ fn speed(runs: &[Results]) -> String {
     format!("{}\n", table(head, body, 1))
 }
 
+/// The README's wasm table: per wasm run (`bench-matrix --wasm`), the
+/// free functions' throughput and the fastest peer's, `hq` ÷ that peer
+/// (paired), the `small-tables` plan's single-lookup rows, and the module
+/// sizes of both plans.
+fn wasm(runs: &[Results]) -> String {
+    let body = runs.iter().filter_map(|r| {
+        let t = r.target.as_ref()?;
+        let id = r.id();
+        let features = match t.features.is_empty() {
+            true => String::new(),
+            false => format!(" +{}", t.features.join(",+")),
+        };
+        let build = format!(
+            "[`{}`{features}](benches/results/{id}/matrix.md), {} on {}, `{}`",
+            t.triple,
+            t.runtime,
+            cpu_name(r),
+            r.git_commit
+        );
+        let small = format!("{}-small", t.class);
+        let small = hq::unstable::TARGET_CLASSES
+            .iter()
+            .find(|c| c.name == small);
+        let rate = |row: &str, piece: &str| {
+            let f = r.figure("runtime", row, piece, "throughput")?;
+            Some(format!("{:.0}", f.mlookups_per_s))
+        };
+        let rates = |row: &dyn Fn(hq::Slider) -> Option<String>| {
+            let each: Vec<String> = [hq::Slider::Queen, hq::Slider::Rook, hq::Slider::Bishop]
+                .into_iter()
+                .map(|s| row(s).unwrap_or("—".into()))
+                .collect();
+            each.join(" / ")
+        };
+        let hq = rates(&|s| rate("hq", s.name()));
+        let peer = rates(&|s| {
+            let (row, m) = best_row(r, RowKind::Peer, s.name())?;
+            Some(format!("{m:.0} `{}`", row.split('-').next().unwrap_or(row)))
+        });
+        let ratio = rates(&|s| {
+            let (row, _) = best_row(r, RowKind::Peer, s.name())?;
+            over(r, s.name(), row)
+        });
+        let small_rates = rates(&|s| {
+            let backend = small?.plan.get(hq::Entry::Single, s);
+            rate(backend.name(), s.name())
+        });
+        let sizes = t.module_bytes.map_or("—".into(), |b| {
+            format!(
+                "{:.0} / {:.1}",
+                b.default as f64 / 1e3,
+                b.small_tables as f64 / 1e3
+            )
+        });
+        Some(line(&[&build], [hq, peer, ratio, small_rates, sizes]))
+    });
+    let head = "build, runtime, CPU, commit|`hq` M/s (queen / rook / bishop)|best peer M/s|`hq` ÷ peer|`small-tables` M/s|module kB: default / `small-tables`";
+    format!("{}\n", table(head, body, 5))
+}
+
 /// Each CPU's adoption report (`bench-matrix adoption`, `adoption.md` beside
 /// its run), read back, with the run.
 fn adoptions<'a>(
@@ -392,13 +452,10 @@ fn stray_figures(text: &str) -> Vec<String> {
 /// The task.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let root = crate::workspace_root();
-    let runs = hq_bench_format::committed_runs(&root.join("benches/results"));
+    let all = hq_bench_format::committed_runs(&root.join("benches/results"));
+    let all = all.map_err(anyhow::Error::msg)?;
     // The CPUs' own runs (a wasm32 run under Node is a target's, not a CPU's).
-    let runs: Vec<Results> = runs
-        .map_err(anyhow::Error::msg)?
-        .into_iter()
-        .filter(Results::is_native)
-        .collect();
+    let runs: Vec<Results> = all.iter().filter(|r| r.is_native()).cloned().collect();
     let adoptions = adoptions(&runs, &root)?;
     let files = [
         (
@@ -406,6 +463,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             vec![
                 ("multiversion", multiversion(&adoptions)),
                 ("speed", speed(&runs)),
+                ("wasm", wasm(&all)),
                 ("cost", cost(&adoptions)),
                 ("footprint", footprint()),
                 ("matrix time", matrix_time(&runs)),
@@ -425,17 +483,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     // Each run's report (its Decisions follow the decision code) and, when
     // writing, its charts: a run copied in from another CPU gets all of its
     // outputs from this one command.
-    for r in &runs {
+    for r in &all {
         if !args.check {
-            let dir = root.join("benches/results").join(&r.cpu.id);
+            let dir = root.join("benches/results").join(r.id());
             crate::report::write_single(r, &dir)?;
             continue;
         }
-        let file = format!(
-            "benches/results/{}/{}",
-            r.cpu.id,
-            hq_bench_format::MATRIX_MD
-        );
+        let file = format!("benches/results/{}/{}", r.id(), hq_bench_format::MATRIX_MD);
         let text = crate::report::markdown(r);
         let current = std::fs::read_to_string(root.join(&file)).unwrap_or_default();
         if current != text {
@@ -450,7 +504,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
          committed run through `cargo xtask readme`",
         stray.join(", ")
     );
-    let n = runs.len();
+    let n = all.len();
     if args.check {
         ensure!(
             stale.is_empty(),

@@ -140,6 +140,54 @@ impl WasmBuild {
     }
 }
 
+/// The size of `hq-wasm-size`'s release module for `wasm32-unknown-unknown`
+/// (what a page loads) with `build`'s target features, by default and with
+/// `small-tables`.
+fn wasm_module_bytes(
+    sh: &Shell,
+    build: &WasmBuild,
+) -> anyhow::Result<hq_bench_format::ModuleBytes> {
+    let mut bytes = [0; 2];
+    for (size, small) in bytes.iter_mut().zip([false, true]) {
+        let dir = format!(
+            "wasm-size-{}{}",
+            build.class,
+            if small { "-small" } else { "" }
+        );
+        let target = crate::workspace_root()
+            .join("target/bench-matrix-build")
+            .join(dir);
+        let features: &[&str] = if small {
+            &["--features", "hq/small-tables"]
+        } else {
+            &[]
+        };
+        cmd!(
+            sh,
+            "{CARGO} build -q -p hq-wasm-size --release --target wasm32-unknown-unknown {features...}"
+        )
+        .env("CARGO_TARGET_DIR", &target)
+        .env("RUSTFLAGS", build.rustflags())
+        .env("CARGO_PROFILE_RELEASE_DEBUG", "0")
+        .env("CARGO_PROFILE_RELEASE_STRIP", "debuginfo")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .run()
+        .context("building hq-wasm-size")?;
+        let module = target.join("wasm32-unknown-unknown/release/hq_wasm_size.wasm");
+        *size = std::fs::metadata(&module)
+            .with_context(|| format!("no {}", module.display()))?
+            .len();
+    }
+    let [default, small_tables] = bytes;
+    println!(
+        "bench-matrix: wasm module calling queen_attacks: {default} bytes, {small_tables} with small-tables"
+    );
+    Ok(hq_bench_format::ModuleBytes {
+        default,
+        small_tables,
+    })
+}
+
 /// `node --version`, as a run records its runtime (`node v20.19.2`).
 fn node_version(sh: &Shell) -> anyhow::Result<String> {
     let version = cmd!(sh, "node --version")
@@ -811,12 +859,16 @@ pub fn run(opts: &Args) -> anyhow::Result<()> {
 fn measure(opts: &Args, wasm: Option<(&WasmBuild, &str)>) -> anyhow::Result<()> {
     let (sh, root) = (crate::sh()?, crate::workspace_root());
     let (started, date, cpu) = (Instant::now(), utc_now(), cpu::detect());
-    let target = wasm.map(|(build, runtime)| hq_bench_format::TargetRun {
-        triple: WASM_TRIPLE.to_owned(),
-        features: build.features.iter().map(|f| f.to_string()).collect(),
-        runtime: runtime.to_owned(),
-        class: build.class.to_owned(),
-    });
+    let target = match wasm {
+        None => None,
+        Some((build, runtime)) => Some(hq_bench_format::TargetRun {
+            triple: WASM_TRIPLE.to_owned(),
+            features: build.features.iter().map(|f| f.to_string()).collect(),
+            runtime: runtime.to_owned(),
+            class: build.class.to_owned(),
+            module_bytes: Some(wasm_module_bytes(&sh, build)?),
+        }),
+    };
     let id = target
         .as_ref()
         .map_or(cpu.id.clone(), |t| t.run_id(&cpu.id));
@@ -1174,6 +1226,7 @@ mod tests {
             features: vec!["simd128".into()],
             runtime: "node v20.20.2".into(),
             class: simd.class.into(),
+            module_bytes: None,
         };
         assert_eq!(
             target.run_id("amd-epyc-f19-m11-s1"),
