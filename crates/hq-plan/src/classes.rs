@@ -453,11 +453,18 @@ pub const SMALL_TABLE_BYTES: usize = 8 * 1024;
 const WASM32: ClassChoice = ClassChoice {
     evidence: WASM_EVIDENCE,
     measured_on: &["wasm32-node20-amd-epyc-f19-m11-s1"],
-    ties: &[Tie {
-        entry: Entry::Setwise,
-        slider: Slider::Rook,
-        with: &[ScalarRankTable],
-    }],
+    ties: &[
+        Tie {
+            entry: Entry::Setwise,
+            slider: Slider::Rook,
+            with: &[ScalarRankTable, ScalarReverse, XopModel],
+        },
+        Tie {
+            entry: Entry::Setwise,
+            slider: Slider::Queen,
+            with: &[Classic, Magic, XopModel],
+        },
+    ],
     ..any(
         "wasm32",
         "WebAssembly without simd128",
@@ -465,7 +472,8 @@ const WASM32: ClassChoice = ClassChoice {
         Plan::all(Magic)
             .with(Entry::Latency, Slider::Rook, Classic)
             .with(Entry::Latency, Slider::Queen, Classic)
-            .with(Entry::Setwise, Slider::Rook, ScalarRankDiagonal),
+            .with(Entry::Setwise, Slider::Rook, ScalarRankDiagonal)
+            .with(Entry::Setwise, Slider::Queen, ScalarRankDiagonal),
     )
 };
 
@@ -477,12 +485,12 @@ const WASM32_SMALL: ClassChoice = ClassChoice {
         Tie {
             entry: Entry::Setwise,
             slider: Slider::Rook,
-            with: &[ScalarRankTable],
+            with: &[ScalarRankTable, ScalarReverse, XopModel],
         },
         Tie {
             entry: Entry::Setwise,
             slider: Slider::Bishop,
-            with: &[XopModel],
+            with: &[Classic, ReverseBitboards, XopModel],
         },
         Tie {
             entry: Entry::Setwise,
@@ -502,7 +510,7 @@ const WASM32_SMALL: ClassChoice = ClassChoice {
         Level::Baseline,
         Plan::all(Classic)
             .with_entry(Entry::Setwise, ScalarRankDiagonal)
-            .with(Entry::Setwise, Slider::Bishop, ReverseBitboards),
+            .with(Entry::Setwise, Slider::Bishop, ScalarReverse),
     )
 };
 
@@ -519,8 +527,26 @@ const WASM32_SIMD128: ClassChoice = ClassChoice {
         },
         Tie {
             entry: Entry::Setwise,
+            slider: Slider::Rook,
+            with: &[ScalarRankTable],
+        },
+        Tie {
+            entry: Entry::Setwise,
+            slider: Slider::Bishop,
+            with: &[Magic],
+        },
+        Tie {
+            entry: Entry::Setwise,
             slider: Slider::Queen,
-            with: &[Classic, Magic, ScalarRankTable, Simd128, XopModel],
+            with: &[
+                Classic,
+                Magic,
+                ReverseBitboards,
+                ScalarRankTable,
+                ScalarReverse,
+                Simd128,
+                XopModel,
+            ],
         },
     ],
     ..any(
@@ -532,7 +558,7 @@ const WASM32_SIMD128: ClassChoice = ClassChoice {
             .with(Entry::Latency, Slider::Queen, Classic)
             .with(Entry::Batch, Slider::Bishop, Simd128)
             .with(Entry::Setwise, Slider::Queen, ScalarRankDiagonal)
-            .with(Entry::Setwise, Slider::Rook, ScalarRankTable)
+            .with(Entry::Setwise, Slider::Rook, ScalarRankDiagonal)
             .with(Entry::Setwise, Slider::Bishop, Simd128),
     )
 };
@@ -541,11 +567,30 @@ const WASM32_SIMD128: ClassChoice = ClassChoice {
 const WASM32_SIMD128_SMALL: ClassChoice = ClassChoice {
     evidence: WASM_EVIDENCE,
     measured_on: &["wasm32-simd128-node20-amd-epyc-f19-m11-s1"],
-    ties: &[Tie {
-        entry: Entry::Setwise,
-        slider: Slider::Queen,
-        with: &[Classic, ScalarRankTable, Simd128, XopModel],
-    }],
+    ties: &[
+        Tie {
+            entry: Entry::Latency,
+            slider: Slider::Bishop,
+            with: &[Simd128],
+        },
+        Tie {
+            entry: Entry::Setwise,
+            slider: Slider::Rook,
+            with: &[ScalarRankTable],
+        },
+        Tie {
+            entry: Entry::Setwise,
+            slider: Slider::Queen,
+            with: &[
+                Classic,
+                ReverseBitboards,
+                ScalarRankTable,
+                ScalarReverse,
+                Simd128,
+                XopModel,
+            ],
+        },
+    ],
     ..any(
         "wasm32-simd128-small",
         "WebAssembly built with +simd128, small tables",
@@ -553,7 +598,7 @@ const WASM32_SIMD128_SMALL: ClassChoice = ClassChoice {
         Plan::all(Classic)
             .with_entry(Entry::Batch, Simd128)
             .with_entry(Entry::Setwise, ScalarRankDiagonal)
-            .with(Entry::Setwise, Slider::Rook, ScalarRankTable)
+            .with(Entry::Setwise, Slider::Rook, ScalarRankDiagonal)
             .with(Entry::Setwise, Slider::Bishop, Simd128),
     )
 };

@@ -68,6 +68,10 @@
 //!   speed; [`selection`]'s text then says so).
 //! * `force-<backend>`: see above. `all-backends`: every backend reachable
 //!   by `HQ_BACKEND` and [`set_backend`].
+//! * `small-tables`: on wasm32, plans whose backends read at most
+//!   [`unstable::SMALL_TABLE_BYTES`] of tables each (the classic and HQ
+//!   backends, not the magic bitboards'): a much smaller module, at a lower
+//!   single-lookup rate (the README's wasm table). No effect elsewhere.
 
 #![no_std]
 #[cfg(feature = "std")]
