@@ -438,7 +438,7 @@ pub const CLASSES: &[ClassChoice] = &[
 /// The measured wasm32 runs (Node 20's V8 on a Zen 4), whose decisions
 /// the wasm32 classes are.
 const WASM_EVIDENCE: &str = "measured: benches/results/wasm32-node20-amd-epyc-f19-m11-s1 and \
-    wasm32-simd128-node20-amd-epyc-f19-m11-s1 (commit 6afa8ef; the bench binary for \
+    wasm32-simd128-node20-amd-epyc-f19-m11-s1 (commit 6e9d15f; the bench binary for \
     wasm32-wasip1 under Node v20.20.2 on a Zen 4; each cell the decision of its run's \
     matrix.md, the small-tables classes among backends of at most SMALL_TABLE_BYTES)";
 
