@@ -77,7 +77,7 @@ pub struct Args {
     check: Option<Option<PathBuf>>,
     /// The bench binary for wasm32-wasip1 under Node, plain and with
     /// +simd128, instead of this CPU's builds: each a run of its own
-    /// (benches/results/<class>-node<major>-CPU-ID; with --out, under that
+    /// (benches/results/CLASS-nodeMAJOR-CPU-ID; with --out, under that
     /// directory), without perft, calibration or adoption cost.
     #[arg(long, conflicts_with_all = ["merge", "compare", "check", "only"])]
     wasm: bool,
