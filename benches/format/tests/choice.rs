@@ -94,12 +94,25 @@ fn class_of(r: &Results) -> &'static ClassChoice {
     }
 }
 
-/// The `small-tables` variant of a target run's class
-/// (`wasm32-small`), if it has one.
-fn small_class_of(r: &Results) -> Option<&'static ClassChoice> {
-    let t = r.target.as_ref()?;
-    let name = format!("{}-small", t.class);
-    TARGET_CLASSES.iter().find(|c| c.name == name)
+/// The classes a run also decides beside its own (`hq::unstable::TARGET_CLASSES`
+/// naming it in `measured_on`): a `small-tables` variant, or the
+/// portable plan of x86-64 builds without `std`. Each among the backends it
+/// may run: those of its level or portable, and for a `-small` class those
+/// within [`SMALL_TABLE_BYTES`].
+fn other_classes_of(r: &Results, own: &ClassChoice) -> Vec<&'static ClassChoice> {
+    let id = r.id();
+    TARGET_CLASSES
+        .iter()
+        .filter(|c| c.name != own.name && c.measured_on.contains(&id.as_str()))
+        .collect()
+}
+
+/// The footprint of `row` as a candidate of `class` (`None`: not one).
+fn candidate_footprint(class: &ClassChoice, row: &str) -> Option<usize> {
+    let backend = Backend::from_name(row).ok()?;
+    let level_ok = backend.level() == Level::Baseline || backend.level() == class.level;
+    let small = !class.name.ends_with("-small") || backend.table_bytes() <= SMALL_TABLE_BYTES;
+    (level_ok && small).then(|| backend.table_bytes())
 }
 
 /// One cell of a class's plan as the matrix measures it: an entry point
@@ -310,18 +323,12 @@ fn the_choice_table_agrees_with_every_committed_run() {
         );
         assert!(r.has_samples(), "{}: no per-process samples", r.id());
         agrees_with_intervals(r, class, &footprint, true, &mut ties);
-        // A target's `small-tables` class: the decisions among the
-        // backends within its table budget (the facade's row ran the
-        // other class: no route to judge).
-        if let Some(small) = small_class_of(r) {
-            assert!(
-                small.measured_on.contains(&r.id().as_str()),
-                "{}",
-                small.name
-            );
-            let small_footprint =
-                |row: &str| footprint(row).filter(|&bytes| bytes <= SMALL_TABLE_BYTES);
-            agrees_with_intervals(r, small, &small_footprint, false, &mut ties);
+        // The other classes this run decides (a `small-tables` variant,
+        // the no-std portable plan): among their candidates only, and
+        // without the route (the facade's row ran the run's own class).
+        for other in other_classes_of(r, class) {
+            let footprint = |row: &str| candidate_footprint(other, row);
+            agrees_with_intervals(r, other, &footprint, false, &mut ties);
         }
     }
     ties.check();

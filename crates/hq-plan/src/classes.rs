@@ -424,6 +424,9 @@ pub const CLASSES: &[ClassChoice] = &[
     WASM32,
     #[cfg(all(target_arch = "wasm32", feature = "small-tables"))]
     WASM32_SMALL,
+    // x86-64 builds without `std` and without target features only.
+    #[cfg(all(target_arch = "x86_64", not(feature = "std")))]
+    X86_64_PORTABLE,
     ClassChoice {
         evidence: "scalar-rank-table was the fastest portable backend on every CPU measured",
         ..any(
@@ -434,6 +437,66 @@ pub const CLASSES: &[ClassChoice] = &[
         )
     },
 ];
+
+/// x86-64 built without `std` and without target features: no run-time
+/// detection, so every CPU runs this plan; the portable rows of the
+/// runtime build of the one run that has the magic rows decide it (single
+/// lookups by its hash perft: `magic`; batches, chains and set-wise calls:
+/// the first-rank HQ forms). Not in
+/// `std` builds, whose portable fallback ([`CLASSES`]' `baseline`) runs only
+/// on CPUs without SSSE3 and keeps small tables: magic tables there would
+/// grow every default binary.
+const X86_64_PORTABLE: ClassChoice = ClassChoice {
+    evidence: "measured: the portable backends' rows of benches/results/amd-epyc-f19-m11-s1 \
+               (Zen 4, runtime build: the portable code is compiled as a no-std baseline \
+               build compiles it)",
+    measured_on: &["amd-epyc-f19-m11-s1"],
+    ties: &[
+        Tie {
+            entry: Entry::Batch,
+            slider: Slider::Bishop,
+            with: &[ScalarRankTable],
+        },
+        Tie {
+            entry: Entry::Latency,
+            slider: Slider::Bishop,
+            with: &[ScalarRankTable],
+        },
+        Tie {
+            entry: Entry::Setwise,
+            slider: Slider::Rook,
+            with: &[ReverseBitboards],
+        },
+        Tie {
+            entry: Entry::Setwise,
+            slider: Slider::Bishop,
+            with: &[ScalarRankTable],
+        },
+        Tie {
+            entry: Entry::Setwise,
+            slider: Slider::Queen,
+            with: &[
+                Classic,
+                ReverseBitboards,
+                ScalarRankTable,
+                ScalarReverse,
+                XopModel,
+            ],
+        },
+    ],
+    ..any(
+        "x86-64-no-std",
+        "x86-64 without std or target features: portable code, fixed at compile time",
+        Level::Baseline,
+        Plan::all(ScalarRankTable)
+            .with_entry(Entry::Single, Magic)
+            .with(Entry::Batch, Slider::Bishop, ScalarRankDiagonal)
+            .with(Entry::Latency, Slider::Bishop, ScalarRankDiagonal)
+            .with(Entry::Setwise, Slider::Rook, ScalarReverse)
+            .with(Entry::Setwise, Slider::Bishop, ScalarRankDiagonal)
+            .with(Entry::Setwise, Slider::Queen, ScalarRankDiagonal),
+    )
+};
 
 /// The measured wasm32 runs (Node 20's V8 on a Zen 4), whose decisions
 /// the wasm32 classes are.
@@ -603,13 +666,20 @@ const WASM32_SIMD128_SMALL: ClassChoice = ClassChoice {
     )
 };
 
-/// The wasm32 classes, both variants (fastest, and within
-/// [`SMALL_TABLE_BYTES`]): [`CLASSES`] holds one variant of each, and the
-/// portable one only in wasm32 builds. For the data tests, which check
+/// The classes of builds without run-time detection that [`CLASSES`]
+/// holds only in those builds: the x86-64 no-std portable plan, and the
+/// wasm32 classes in both variants (fastest, and within
+/// [`SMALL_TABLE_BYTES`]; [`CLASSES`] holds one variant of each, and the
+/// portable one only in wasm32 builds). For the data tests, which check
 /// them all against the runs of that target on any host.
 #[doc(hidden)]
-pub const TARGET_CLASSES: &[ClassChoice] =
-    &[WASM32, WASM32_SMALL, WASM32_SIMD128, WASM32_SIMD128_SMALL];
+pub const TARGET_CLASSES: &[ClassChoice] = &[
+    X86_64_PORTABLE,
+    WASM32,
+    WASM32_SMALL,
+    WASM32_SIMD128,
+    WASM32_SIMD128_SMALL,
+];
 
 /// Whether a class of `level` can match a CPU this build runs on: its level
 /// is portable or of this build's architecture.

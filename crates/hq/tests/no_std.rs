@@ -152,9 +152,19 @@ fn the_plan_is_made_from_the_target_features() {
             class.name
         );
     }
-    // A plain x86-64 build (SSE2 only) has no SIMD level: the portable plan.
+    // A plain x86-64 build (SSE2 only) has no SIMD level: the measured
+    // portable plan of x86-64 builds without `std` (magic single lookups).
     if cfg!(all(target_arch = "x86_64", not(target_feature = "ssse3"))) {
-        assert_eq!(plan, hq::Plan::all(hq::Backend::ScalarRankTable));
+        let portable = hq::unstable::TARGET_CLASSES
+            .iter()
+            .find(|c| c.name == "x86-64-no-std")
+            .expect("the x86-64 no-std class");
+        assert_eq!(selection.class.name, portable.name);
+        assert_eq!(plan, portable.plan);
+        assert_eq!(
+            plan.get(hq::Entry::Single, hq::Slider::Queen),
+            hq::Backend::Magic
+        );
     }
     println!("compile-time class {}: {plan}", class.name);
 }
