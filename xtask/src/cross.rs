@@ -138,10 +138,23 @@ fn aarch64(sh: &Shell) -> Result<()> {
     // `cfg(target_arch)` code, and the bench library's rows): the host's
     // clippy has seen the rest.
     let arch = "-p hq-attacks-core -p hq-simd -p hq-attacks --all-targets";
+    // The bench matrix's rows on aarch64, quick: the attacks bench (every
+    // backend this target runs, the facade, the references and the peers)
+    // checks each row against the oracle, then times it in one round of
+    // tiny samples (`HQ_BENCH_ROUNDS`): the pipeline and correctness under
+    // qemu, not speed (no ARM machine to time on).
+    let bench = cmd!(
+        sh,
+        "{CARGO} test --target {AARCH64} -p hq-benches --bench attacks"
+    )
+    .env(target_var(AARCH64, "RUNNER"), qemu)
+    .env(target_var(AARCH64, "LINKER"), "aarch64-linux-gnu-gcc")
+    .env("HQ_BENCH_ROUNDS", "1,20");
     let steps = vec![
         ("clippy", clippy(sh, AARCH64, arch)),
         ("clippy", clippy(sh, AARCH64, "-p hq-benches --lib")),
         ("test", test),
+        ("bench rows", bench),
     ];
     let needs = [
         ("aarch64-linux-gnu-gcc", "gcc-aarch64-linux-gnu"),
