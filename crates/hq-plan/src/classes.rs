@@ -57,13 +57,18 @@ pub struct Tie {
 }
 
 impl Tie {
+    /// `slider`'s cell of `entry` tied with the backends `with`.
+    pub const fn new(entry: Entry, slider: Slider, with: &'static [Backend]) -> Tie {
+        Tie {
+            entry,
+            slider,
+            with,
+        }
+    }
+
     /// The same tie for each piece of `entry` ([`Slider::ALL`]'s order).
     pub const fn each_piece(entry: Entry, with: &'static [Backend]) -> [Tie; 3] {
-        let mut ties = [Tie {
-            entry,
-            slider: Slider::ALL[0],
-            with,
-        }; 3];
+        let mut ties = [Tie::new(entry, Slider::ALL[0], with); 3];
         let mut i = 1;
         while i < ties.len() {
             ties[i].slider = Slider::ALL[i];
@@ -207,16 +212,8 @@ pub const CLASSES: &[ClassChoice] = &[
         // batches: a tie on 0xcf, `avx512` clear on 0xa7.
         ties: &{
             let [rook, bishop, queen] = Tie::each_piece(Entry::Setwise, &[HybridAvx512Pext]);
-            let chains = Tie {
-                entry: Entry::Latency,
-                slider: Slider::Queen,
-                with: &[HybridAvx2Pext],
-            };
-            let rook_batches = Tie {
-                entry: Entry::Batch,
-                slider: Slider::Rook,
-                with: &[HybridAvx512Pext],
-            };
+            let chains = Tie::new(Entry::Latency, Slider::Queen, &[HybridAvx2Pext]);
+            let rook_batches = Tie::new(Entry::Batch, Slider::Rook, &[HybridAvx512Pext]);
             [chains, rook_batches, rook, bishop, queen]
         },
     },
@@ -242,25 +239,10 @@ pub const CLASSES: &[ClassChoice] = &[
         // `hybrid-avx512-pext`'s set-wise calls are `avx512`'s fill code.
         ties: &{
             let [rook, bishop, queen] = Tie::each_piece(Entry::Setwise, &[HybridAvx512Pext]);
-            let chains = Tie {
-                entry: Entry::Latency,
-                slider: Slider::Bishop,
-                with: &[ScalarRankTable],
-            };
-            let single_queens = Tie {
-                entry: Entry::Single,
-                slider: Slider::Queen,
-                with: &[HybridAvx2Pext],
-            };
-            let rook_batches = Tie {
-                entry: Entry::Batch,
-                slider: Slider::Rook,
-                with: &[HybridAvx512Pext],
-            };
-            let queen_batches = Tie {
-                slider: Slider::Queen,
-                ..rook_batches
-            };
+            let chains = Tie::new(Entry::Latency, Slider::Bishop, &[ScalarRankTable]);
+            let single_queens = Tie::new(Entry::Single, Slider::Queen, &[HybridAvx2Pext]);
+            let rook_batches = Tie::new(Entry::Batch, Slider::Rook, &[HybridAvx512Pext]);
+            let queen_batches = Tie::new(Entry::Batch, Slider::Queen, &[HybridAvx512Pext]);
             [
                 chains,
                 single_queens,
@@ -298,11 +280,7 @@ pub const CLASSES: &[ClassChoice] = &[
         // `hybrid-avx512-pext`'s set-wise calls are `avx512`'s fill code.
         ties: &{
             let [rook, bishop, queen] = Tie::each_piece(Entry::Setwise, &[HybridAvx512Pext]);
-            let chains = Tie {
-                entry: Entry::Latency,
-                slider: Slider::Bishop,
-                with: &[ScalarRankTable],
-            };
+            let chains = Tie::new(Entry::Latency, Slider::Bishop, &[ScalarRankTable]);
             [chains, rook, bishop, queen]
         },
     },
@@ -321,30 +299,14 @@ pub const CLASSES: &[ClassChoice] = &[
                    piece over their three columns)",
         measured_on: &["amd-epyc-f19-m1-s1"],
         ties: &[
-            Tie {
-                entry: Entry::Single,
-                slider: Slider::Queen,
-                with: &[PextPdep],
-            },
-            Tie {
-                entry: Entry::Single,
-                slider: Slider::Rook,
-                with: &[PextPdep],
-            },
-            Tie {
-                entry: Entry::Latency,
-                slider: Slider::Bishop,
-                with: &[ScalarRankTable],
-            },
-            Tie {
-                entry: Entry::Batch,
-                slider: Slider::Bishop,
-                with: &[Pext],
-            },
-            Tie {
-                entry: Entry::Setwise,
-                slider: Slider::Queen,
-                with: &[
+            Tie::new(Entry::Single, Slider::Queen, &[PextPdep]),
+            Tie::new(Entry::Single, Slider::Rook, &[PextPdep]),
+            Tie::new(Entry::Latency, Slider::Bishop, &[ScalarRankTable]),
+            Tie::new(Entry::Batch, Slider::Bishop, &[Pext]),
+            Tie::new(
+                Entry::Setwise,
+                Slider::Queen,
+                &[
                     Ssse3,
                     ScalarRankTable,
                     ScalarReverse,
@@ -353,7 +315,7 @@ pub const CLASSES: &[ClassChoice] = &[
                     XopSsse3,
                     XopModel,
                 ],
-            },
+            ),
         ],
     },
     ClassChoice {
@@ -452,37 +414,21 @@ const X86_64_PORTABLE: ClassChoice = ClassChoice {
                build compiles it)",
     measured_on: &["amd-epyc-f19-m11-s1"],
     ties: &[
-        Tie {
-            entry: Entry::Batch,
-            slider: Slider::Bishop,
-            with: &[ScalarRankTable],
-        },
-        Tie {
-            entry: Entry::Latency,
-            slider: Slider::Bishop,
-            with: &[ScalarRankTable],
-        },
-        Tie {
-            entry: Entry::Setwise,
-            slider: Slider::Rook,
-            with: &[ReverseBitboards],
-        },
-        Tie {
-            entry: Entry::Setwise,
-            slider: Slider::Bishop,
-            with: &[ScalarRankTable],
-        },
-        Tie {
-            entry: Entry::Setwise,
-            slider: Slider::Queen,
-            with: &[
+        Tie::new(Entry::Batch, Slider::Bishop, &[ScalarRankTable]),
+        Tie::new(Entry::Latency, Slider::Bishop, &[ScalarRankTable]),
+        Tie::new(Entry::Setwise, Slider::Rook, &[ReverseBitboards]),
+        Tie::new(Entry::Setwise, Slider::Bishop, &[ScalarRankTable]),
+        Tie::new(
+            Entry::Setwise,
+            Slider::Queen,
+            &[
                 Classic,
                 ReverseBitboards,
                 ScalarRankTable,
                 ScalarReverse,
                 XopModel,
             ],
-        },
+        ),
     ],
     ..any(
         "x86-64-no-std",
@@ -511,22 +457,17 @@ const WASM_EVIDENCE: &str = "measured: benches/results/wasm32-node20-amd-epyc-f1
 pub const SMALL_TABLE_BYTES: usize = 8 * 1024;
 
 /// WebAssembly without simd128: magic bitboards for single lookups and
-/// batches (about twice `classic`'s rate under V8), the ray-mask method
-/// for rook and queen chains.
+/// batches, the ray-mask method for rook and queen chains.
 const WASM32: ClassChoice = ClassChoice {
     evidence: WASM_EVIDENCE,
     measured_on: &["wasm32-node20-amd-epyc-f19-m11-s1"],
     ties: &[
-        Tie {
-            entry: Entry::Setwise,
-            slider: Slider::Rook,
-            with: &[ScalarRankTable, ScalarReverse, XopModel],
-        },
-        Tie {
-            entry: Entry::Setwise,
-            slider: Slider::Queen,
-            with: &[Classic, Magic, XopModel],
-        },
+        Tie::new(
+            Entry::Setwise,
+            Slider::Rook,
+            &[ScalarRankTable, ScalarReverse, XopModel],
+        ),
+        Tie::new(Entry::Setwise, Slider::Queen, &[Classic, Magic, XopModel]),
     ],
     ..any(
         "wasm32",
@@ -545,27 +486,27 @@ const WASM32_SMALL: ClassChoice = ClassChoice {
     evidence: WASM_EVIDENCE,
     measured_on: &["wasm32-node20-amd-epyc-f19-m11-s1"],
     ties: &[
-        Tie {
-            entry: Entry::Setwise,
-            slider: Slider::Rook,
-            with: &[ScalarRankTable, ScalarReverse, XopModel],
-        },
-        Tie {
-            entry: Entry::Setwise,
-            slider: Slider::Bishop,
-            with: &[Classic, ReverseBitboards, XopModel],
-        },
-        Tie {
-            entry: Entry::Setwise,
-            slider: Slider::Queen,
-            with: &[
+        Tie::new(
+            Entry::Setwise,
+            Slider::Rook,
+            &[ScalarRankTable, ScalarReverse, XopModel],
+        ),
+        Tie::new(
+            Entry::Setwise,
+            Slider::Bishop,
+            &[Classic, ReverseBitboards, XopModel],
+        ),
+        Tie::new(
+            Entry::Setwise,
+            Slider::Queen,
+            &[
                 Classic,
                 ReverseBitboards,
                 ScalarRankTable,
                 ScalarReverse,
                 XopModel,
             ],
-        },
+        ),
     ],
     ..any(
         "wasm32-small",
@@ -583,25 +524,13 @@ const WASM32_SIMD128: ClassChoice = ClassChoice {
     evidence: WASM_EVIDENCE,
     measured_on: &["wasm32-simd128-node20-amd-epyc-f19-m11-s1"],
     ties: &[
-        Tie {
-            entry: Entry::Batch,
-            slider: Slider::Bishop,
-            with: &[Magic],
-        },
-        Tie {
-            entry: Entry::Setwise,
-            slider: Slider::Rook,
-            with: &[ScalarRankTable],
-        },
-        Tie {
-            entry: Entry::Setwise,
-            slider: Slider::Bishop,
-            with: &[Magic],
-        },
-        Tie {
-            entry: Entry::Setwise,
-            slider: Slider::Queen,
-            with: &[
+        Tie::new(Entry::Batch, Slider::Bishop, &[Magic]),
+        Tie::new(Entry::Setwise, Slider::Rook, &[ScalarRankTable]),
+        Tie::new(Entry::Setwise, Slider::Bishop, &[Magic]),
+        Tie::new(
+            Entry::Setwise,
+            Slider::Queen,
+            &[
                 Classic,
                 Magic,
                 ReverseBitboards,
@@ -610,7 +539,7 @@ const WASM32_SIMD128: ClassChoice = ClassChoice {
                 Simd128,
                 XopModel,
             ],
-        },
+        ),
     ],
     ..any(
         "wasm32-simd128",
@@ -631,20 +560,12 @@ const WASM32_SIMD128_SMALL: ClassChoice = ClassChoice {
     evidence: WASM_EVIDENCE,
     measured_on: &["wasm32-simd128-node20-amd-epyc-f19-m11-s1"],
     ties: &[
-        Tie {
-            entry: Entry::Latency,
-            slider: Slider::Bishop,
-            with: &[Simd128],
-        },
-        Tie {
-            entry: Entry::Setwise,
-            slider: Slider::Rook,
-            with: &[ScalarRankTable],
-        },
-        Tie {
-            entry: Entry::Setwise,
-            slider: Slider::Queen,
-            with: &[
+        Tie::new(Entry::Latency, Slider::Bishop, &[Simd128]),
+        Tie::new(Entry::Setwise, Slider::Rook, &[ScalarRankTable]),
+        Tie::new(
+            Entry::Setwise,
+            Slider::Queen,
+            &[
                 Classic,
                 ReverseBitboards,
                 ScalarRankTable,
@@ -652,7 +573,7 @@ const WASM32_SIMD128_SMALL: ClassChoice = ClassChoice {
                 Simd128,
                 XopModel,
             ],
-        },
+        ),
     ],
     ..any(
         "wasm32-simd128-small",
