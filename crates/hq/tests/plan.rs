@@ -315,8 +315,22 @@ fn a_calibration_corrects_a_gross_mistake() {
         return;
     }
     let wrong = hq::selection().plan.with_entry(hq::Entry::Single, research);
-    hq::set_plan(wrong).expect("xop-model runs everywhere");
-    let calibration = hq::calibrate().expect("calibration");
+    // A busy host (a tenant, the parallel step of `cargo xtask test`
+    // compiling on both cores) can spend one calibration's 5 ms budget
+    // before its second round: more tries (a quarter of a second at most),
+    // each from the wrong plan again, before concluding that this build is
+    // too slow.
+    let mut calibration = None;
+    for _ in 0..40 {
+        hq::set_plan(wrong).expect("xop-model runs everywhere");
+        let tried = hq::calibrate().expect("calibration");
+        let enough = tried.rounds >= 2;
+        calibration = Some(tried);
+        if enough {
+            break;
+        }
+    }
+    let calibration = calibration.expect("at least one try");
     if calibration.rounds < 2 {
         // An unoptimised build spends the budget warming up.
         println!(
@@ -337,4 +351,6 @@ fn a_calibration_corrects_a_gross_mistake() {
         );
         println!("plan: calibration from {started} for {slider} single lookups chose {chosen}");
     }
+    // What covers the skips of the builds that cannot run it.
+    println!("plan: RAN the gross-mistake calibration");
 }
