@@ -171,9 +171,19 @@ fn wasi(sh: &Shell) -> Result<()> {
     // code is the same in both, and a second wasm build of their suites cost
     // minutes of CI.
     let simd = test(sh, WASI, KERNELS, &runner);
+    // The bench matrix's wasm rows, quick, as on aarch64 (the `+simd128`
+    // build, the one whose backends differ from the host's): every row
+    // against the oracle, then one round of tiny samples under Node.
+    let bench = cmd!(
+        sh,
+        "{CARGO} test --target {WASI} -p hq-benches --bench attacks"
+    )
+    .env(target_var(WASI, "RUNNER"), &runner)
+    .env("HQ_BENCH_ROUNDS", "1,20");
     let steps = vec![
         ("test", test(sh, WASI, SIMD128_CODE, &runner)),
         ("test +simd128", simd128(simd, WASI)),
+        ("bench rows +simd128", simd128(bench, WASI)),
     ];
     target(sh, WASI, &[("node", "nodejs (Node 20 or later)")], steps)
 }

@@ -97,6 +97,11 @@ pub const COVERED_BY: &[(&str, &str, &str)] = &[
         "the calibration, natively",
     ),
     (
+        "fixes every cell at compile time: nothing to calibrate",
+        "workspace tests",
+        "the calibrated rows' calibration, natively",
+    ),
+    (
         "too few for any interval",
         "workspace tests",
         "the gross-mistake calibration, in the tests' optimised build",

@@ -299,12 +299,16 @@ pub struct TargetRun {
 }
 
 /// A wasm module's size in each table configuration ([`TargetRun`]).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ModuleBytes {
     /// The default build (the fastest plan).
     pub default: u64,
     /// With `hq`'s `small-tables` feature.
     pub small_tables: u64,
+    /// The same module on each peer's queen attacks (`shakmaty`,
+    /// `cozy-chess`, `chess`), built beside the default one.
+    #[serde(default)]
+    pub peers: std::collections::BTreeMap<String, u64>,
 }
 
 impl TargetRun {
@@ -449,8 +453,9 @@ pub const WORKLOADS: [(&str, &str); 7] = [
 
 /// The engine-shaped loops' columns (`hq_benches::engine`): workload name,
 /// and its title in tables.
-pub const ENGINE_WORKLOADS: [(&str, &str); 5] = [
+pub const ENGINE_WORKLOADS: [(&str, &str); 6] = [
     ("engine-throughput", "throughput"),
+    ("engine-arrays", "arrays 100k"),
     ("engine-batch", "batch"),
     ("engine-setwise-few", "set-wise 1-2"),
     ("engine-setwise-typical", "set-wise 4-6"),

@@ -247,17 +247,32 @@ fn wasm(runs: &[Results]) -> String {
             let backend = small?.plan.get(hq::Entry::Single, s);
             rate(backend.name(), s.name())
         });
-        let sizes = t.module_bytes.map_or("—".into(), |b| {
+        let sizes = t.module_bytes.as_ref().map_or("—".into(), |b| {
             format!(
                 "{:.0} / {:.1}",
                 b.default as f64 / 1e3,
                 b.small_tables as f64 / 1e3
             )
         });
-        Some(line(&[&build], [hq, peer, ratio, small_rates, sizes]))
+        let peer_sizes = t
+            .module_bytes
+            .as_ref()
+            .filter(|b| !b.peers.is_empty())
+            .map_or("—".into(), |b| {
+                let each: Vec<String> = b
+                    .peers
+                    .iter()
+                    .map(|(peer, bytes)| format!("{peer} {:.0}", *bytes as f64 / 1e3))
+                    .collect();
+                each.join(", ")
+            });
+        Some(line(
+            &[&build],
+            [hq, peer, ratio, small_rates, sizes, peer_sizes],
+        ))
     });
-    let head = "build, runtime, CPU, commit|`hq` M/s (queen / rook / bishop)|best peer M/s|`hq` ÷ peer|`small-tables` M/s|module kB: default / `small-tables`";
-    format!("{}\n", table(head, body, 5))
+    let head = "build, runtime, CPU, commit|`hq` M/s (queen / rook / bishop)|best peer M/s|`hq` ÷ peer|`small-tables` M/s|module kB: default / `small-tables`|peers' module kB";
+    format!("{}\n", table(head, body, 6))
 }
 
 /// Each CPU's adoption report (`bench-matrix adoption`, `adoption.md` beside

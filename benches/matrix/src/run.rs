@@ -142,13 +142,13 @@ impl WasmBuild {
 
 /// The size of `hq-wasm-size`'s release module for `wasm32-unknown-unknown`
 /// (what a page loads) with `build`'s target features, by default and with
-/// `small-tables`.
+/// `small-tables`, and of the same module on each peer (its examples).
 fn wasm_module_bytes(
     sh: &Shell,
     build: &WasmBuild,
 ) -> anyhow::Result<hq_bench_format::ModuleBytes> {
-    let mut bytes = [0; 2];
-    for (size, small) in bytes.iter_mut().zip([false, true]) {
+    const TRIPLE: &str = "wasm32-unknown-unknown";
+    let module_build = |small: bool, args: &[&str]| -> anyhow::Result<std::path::PathBuf> {
         let dir = format!(
             "wasm-size-{}{}",
             build.class,
@@ -157,14 +157,9 @@ fn wasm_module_bytes(
         let target = crate::workspace_root()
             .join("target/bench-matrix-build")
             .join(dir);
-        let features: &[&str] = if small {
-            &["--features", "hq/small-tables"]
-        } else {
-            &[]
-        };
         cmd!(
             sh,
-            "{CARGO} build -q -p hq-wasm-size --release --target wasm32-unknown-unknown {features...}"
+            "{CARGO} build -q -p hq-wasm-size --release --target {TRIPLE} {args...}"
         )
         .env("CARGO_TARGET_DIR", &target)
         .env("RUSTFLAGS", build.rustflags())
@@ -173,18 +168,42 @@ fn wasm_module_bytes(
         .env_remove("CARGO_ENCODED_RUSTFLAGS")
         .run()
         .context("building hq-wasm-size")?;
-        let module = target.join("wasm32-unknown-unknown/release/hq_wasm_size.wasm");
-        *size = std::fs::metadata(&module)
+        Ok(target.join(TRIPLE).join("release"))
+    };
+    let size = |module: std::path::PathBuf| -> anyhow::Result<u64> {
+        Ok(std::fs::metadata(&module)
             .with_context(|| format!("no {}", module.display()))?
-            .len();
+            .len())
+    };
+    let peers = [
+        ("shakmaty", "peer_shakmaty"),
+        ("cozy-chess", "peer_cozy_chess"),
+        ("chess", "peer_chess"),
+    ];
+    let mut args = vec!["--lib"];
+    for (_, example) in peers {
+        args.extend(["--example", example]);
     }
-    let [default, small_tables] = bytes;
+    let out = module_build(false, &args)?;
+    let default = size(out.join("hq_wasm_size.wasm"))?;
+    let small_tables = size(
+        module_build(true, &["--lib", "--features", "hq/small-tables"])?.join("hq_wasm_size.wasm"),
+    )?;
+    let mut sizes = std::collections::BTreeMap::new();
+    for (peer, example) in peers {
+        sizes.insert(
+            peer.to_owned(),
+            size(out.join("examples").join(format!("{example}.wasm")))?,
+        );
+    }
     println!(
-        "bench-matrix: wasm module calling queen_attacks: {default} bytes, {small_tables} with small-tables"
+        "bench-matrix: wasm module calling queen_attacks: {default} bytes, {small_tables} with \
+         small-tables; the peers' {sizes:?}"
     );
     Ok(hq_bench_format::ModuleBytes {
         default,
         small_tables,
+        peers: sizes,
     })
 }
 
