@@ -17,6 +17,16 @@ pub fn lookups<F: Fn(Square, Bitboard) -> Bitboard>(inputs: &[Input], lookup: F)
     sink
 }
 
+/// Independent lookups over the pairs of two arrays, xor-folded:
+/// Chess_Movegen's loop, as a user porting it writes it.
+pub fn arrays<F: Fn(Square, Bitboard) -> Bitboard>(arrays: &crate::Arrays, lookup: F) -> u64 {
+    let mut sink = 0;
+    for (&square, &occupancy) in arrays.squares.iter().zip(&arrays.occupancies) {
+        sink ^= lookup(square, occupancy).0;
+    }
+    sink
+}
+
 /// One batch of 64 squares per 64 inputs, over that input's occupancy.
 pub fn batches<F: Fn(&[Square], Bitboard, &mut [Bitboard])>(
     squares: &[Square],

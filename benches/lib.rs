@@ -25,6 +25,12 @@ use hq::{Bitboard, SliderAttacks, Square, WithBackend};
 /// How many (square, occupancy) pairs one benchmark iteration walks through.
 pub const INPUTS: usize = 4096;
 
+/// The (square, occupancy) pairs of the arrays loop
+/// ([`EngineLoop::Arrays`]): Chess_Movegen's shape, 100,000 pairs in two
+/// arrays (900 KB beside the lookup's tables, where [`INPUTS`]' 64 KB stay
+/// in L2).
+pub const ARRAY_PAIRS: usize = 100_000;
+
 /// Words in the cache-pressure buffer: 64 MiB of `u64`, far beyond any L3
 /// share of a core, as a transposition table is.
 pub const TT_WORDS: usize = 64 * 1024 * 1024 / 8;
@@ -114,6 +120,29 @@ pub fn inputs() -> Vec<Input> {
             }
         })
         .collect()
+}
+
+/// [`ARRAY_PAIRS`] pairs from a fixed seed, as Chess_Movegen draws them:
+/// squares uniform, occupancies `a & b` of two draws (about 25 % dense).
+pub fn arrays() -> Arrays {
+    let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
+    let (mut squares, mut occupancies) = (Vec::new(), Vec::new());
+    for _ in 0..ARRAY_PAIRS {
+        squares.push(Square::from_index_masked(rng.next_u64() as u8));
+        occupancies.push(Bitboard(rng.next_u64() & rng.next_u64()));
+    }
+    Arrays {
+        squares,
+        occupancies,
+    }
+}
+
+/// The arrays loop's inputs: squares and occupancies in arrays of their own.
+pub struct Arrays {
+    /// The squares.
+    pub squares: Vec<Square>,
+    /// The occupancies, one per square.
+    pub occupancies: Vec<Bitboard>,
 }
 
 /// The set-wise inputs over the occupancies of `inputs`, from a fixed seed.
@@ -230,6 +259,8 @@ pub struct Data {
     pub squares: Vec<Square>,
     /// The cache-pressure buffer.
     pub tt: TtBuffer,
+    /// The arrays loop's pairs.
+    pub arrays: Arrays,
 }
 
 impl Data {
@@ -241,6 +272,7 @@ impl Data {
             setwise: setwise_inputs(&inputs),
             inputs,
             tt: TtBuffer::new(),
+            arrays: arrays(),
         }
     }
 }
@@ -323,6 +355,9 @@ pub enum EngineLoop {
     Batch,
     /// Set-wise calls, as [`Workload::Setwise`].
     Setwise(Crowd),
+    /// Single lookups over [`Data::arrays`], Chess_Movegen's loop: larger
+    /// inputs, each field in its own array.
+    Arrays,
 }
 
 impl Workload {
@@ -338,8 +373,9 @@ impl Workload {
     ];
 
     /// The engine-shaped loops, in table order.
-    pub const ENGINE: [Workload; 5] = [
+    pub const ENGINE: [Workload; 6] = [
         Workload::Engine(EngineLoop::Throughput),
+        Workload::Engine(EngineLoop::Arrays),
         Workload::Engine(EngineLoop::Batch),
         Workload::Engine(EngineLoop::Setwise(Crowd::Few)),
         Workload::Engine(EngineLoop::Setwise(Crowd::Typical)),
@@ -350,6 +386,7 @@ impl Workload {
     pub fn name(self) -> &'static str {
         match self {
             Workload::Engine(EngineLoop::Throughput) => "engine-throughput",
+            Workload::Engine(EngineLoop::Arrays) => "engine-arrays",
             Workload::Engine(EngineLoop::Batch) => "engine-batch",
             Workload::Engine(EngineLoop::Setwise(Crowd::Few)) => "engine-setwise-few",
             Workload::Engine(EngineLoop::Setwise(Crowd::Typical)) => "engine-setwise-typical",
@@ -447,6 +484,7 @@ pub trait Lookup: Copy + 'static {
 pub fn lookups_per_iteration(workload: Workload) -> usize {
     match workload {
         Workload::Batch | Workload::Engine(EngineLoop::Batch) => INPUTS / 64 * 64,
+        Workload::Engine(EngineLoop::Arrays) => ARRAY_PAIRS,
         _ => INPUTS,
     }
 }
@@ -474,6 +512,9 @@ pub fn run_engine_inline<L: Lookup>(
             match shape {
                 EngineLoop::Throughput => {
                     engine::lookups(&data.inputs, |s, o| lookup.attacks($piece, s, o))
+                }
+                EngineLoop::Arrays => {
+                    engine::arrays(&data.arrays, |s, o| lookup.attacks($piece, s, o))
                 }
                 EngineLoop::Batch => engine::batches(&data.squares, &data.inputs, |sq, o, out| {
                     lookup.batch($piece, sq, o, out)
