@@ -81,13 +81,30 @@ pub fn shown(cmd: &xshell::Cmd) -> String {
     cmd.to_string().replacen(CARGO, "cargo", 1)
 }
 
-/// The checkout's commit (`git describe --always --dirty`), or `unknown`.
+/// The checkout's commit (`git describe --always`), `-dirty` where a
+/// tracked file outside `benches/results/` differs from it (a run's own
+/// outputs, rewritten by the run before, change no code it times), or
+/// `unknown`.
 pub fn git_commit() -> String {
-    let describe = sh().and_then(|sh| {
-        let cmd = xshell::cmd!(sh, "git describe --always --dirty");
-        Ok(cmd.quiet().ignore_stderr().read()?)
-    });
-    describe.unwrap_or("unknown".into())
+    let read = || -> anyhow::Result<String> {
+        let sh = sh()?;
+        let commit = xshell::cmd!(sh, "git describe --always")
+            .quiet()
+            .ignore_stderr()
+            .read()?;
+        let changed = xshell::cmd!(
+            sh,
+            "git status --porcelain --untracked-files=no -- . :(exclude)benches/results"
+        )
+        .quiet()
+        .ignore_stderr()
+        .read()?;
+        Ok(match changed.trim().is_empty() {
+            true => commit,
+            false => format!("{commit}-dirty"),
+        })
+    };
+    read().unwrap_or("unknown".into())
 }
 
 /// A shell whose commands run in the workspace root.
