@@ -447,7 +447,7 @@ const X86_64_PORTABLE: ClassChoice = ClassChoice {
 /// The measured wasm32 runs (Node 20's V8 on a Zen 4), whose decisions
 /// the wasm32 classes are.
 const WASM_EVIDENCE: &str = "measured: benches/results/wasm32-node20-amd-epyc-f19-m11-s1 and \
-    wasm32-simd128-node20-amd-epyc-f19-m11-s1 (commit 6e9d15f; the bench binary for \
+    wasm32-simd128-node20-amd-epyc-f19-m11-s1 (commit de84288; the bench binary for \
     wasm32-wasip1 under Node v20.20.2 on a Zen 4; each cell the decision of its run's \
     matrix.md, the small-tables classes among backends of at most SMALL_TABLE_BYTES)";
 
@@ -462,12 +462,18 @@ const WASM32: ClassChoice = ClassChoice {
     evidence: WASM_EVIDENCE,
     measured_on: &["wasm32-node20-amd-epyc-f19-m11-s1"],
     ties: &[
+        Tie::new(Entry::Setwise, Slider::Rook, &[ScalarRankTable]),
         Tie::new(
             Entry::Setwise,
-            Slider::Rook,
-            &[ScalarRankTable, ScalarReverse, XopModel],
+            Slider::Queen,
+            &[
+                Magic,
+                ReverseBitboards,
+                ScalarRankTable,
+                ScalarReverse,
+                XopModel,
+            ],
         ),
-        Tie::new(Entry::Setwise, Slider::Queen, &[Classic, Magic, XopModel]),
     ],
     ..any(
         "wasm32",
@@ -486,16 +492,8 @@ const WASM32_SMALL: ClassChoice = ClassChoice {
     evidence: WASM_EVIDENCE,
     measured_on: &["wasm32-node20-amd-epyc-f19-m11-s1"],
     ties: &[
-        Tie::new(
-            Entry::Setwise,
-            Slider::Rook,
-            &[ScalarRankTable, ScalarReverse, XopModel],
-        ),
-        Tie::new(
-            Entry::Setwise,
-            Slider::Bishop,
-            &[Classic, ReverseBitboards, XopModel],
-        ),
+        Tie::new(Entry::Setwise, Slider::Rook, &[ScalarRankTable]),
+        Tie::new(Entry::Setwise, Slider::Bishop, &[Classic, ReverseBitboards]),
         Tie::new(
             Entry::Setwise,
             Slider::Queen,
@@ -525,15 +523,12 @@ const WASM32_SIMD128: ClassChoice = ClassChoice {
     measured_on: &["wasm32-simd128-node20-amd-epyc-f19-m11-s1"],
     ties: &[
         Tie::new(Entry::Batch, Slider::Bishop, &[Magic]),
-        Tie::new(Entry::Setwise, Slider::Rook, &[ScalarRankTable]),
-        Tie::new(Entry::Setwise, Slider::Bishop, &[Magic]),
         Tie::new(
             Entry::Setwise,
             Slider::Queen,
             &[
                 Classic,
                 Magic,
-                ReverseBitboards,
                 ScalarRankTable,
                 ScalarReverse,
                 Simd128,
@@ -559,22 +554,11 @@ const WASM32_SIMD128: ClassChoice = ClassChoice {
 const WASM32_SIMD128_SMALL: ClassChoice = ClassChoice {
     evidence: WASM_EVIDENCE,
     measured_on: &["wasm32-simd128-node20-amd-epyc-f19-m11-s1"],
-    ties: &[
-        Tie::new(Entry::Latency, Slider::Bishop, &[Simd128]),
-        Tie::new(Entry::Setwise, Slider::Rook, &[ScalarRankTable]),
-        Tie::new(
-            Entry::Setwise,
-            Slider::Queen,
-            &[
-                Classic,
-                ReverseBitboards,
-                ScalarRankTable,
-                ScalarReverse,
-                Simd128,
-                XopModel,
-            ],
-        ),
-    ],
+    ties: &[Tie::new(
+        Entry::Setwise,
+        Slider::Queen,
+        &[Classic, ScalarRankTable, ScalarReverse, Simd128, XopModel],
+    )],
     ..any(
         "wasm32-simd128-small",
         "WebAssembly built with +simd128, small tables",
