@@ -246,7 +246,7 @@ pub fn on_avx512_cpu(args: &Args) -> Result<()> {
 }
 
 /// The runs on the CPU without AVX-512, under `qemu-x86_64 -cpu Haswell`,
-/// of the workspace tests' own binaries ([`crate::test::WORKSPACE_SELECTION`]:
+/// of the workspace tests' own binaries ([`crate::WORKSPACE_SELECTION`]:
 /// after them, nothing compiles); SKIPPED without `qemu-x86_64` or off
 /// x86-64.
 pub fn on_cpu_without_avx512() -> Result<()> {
@@ -270,13 +270,13 @@ pub fn on_cpu_without_avx512() -> Result<()> {
     let rows = runs_on(cpu);
     let build = format!(
         "test {} --no-run --message-format=json",
-        crate::test::WORKSPACE_SELECTION
+        crate::WORKSPACE_SELECTION
     );
     let metadata = MetadataCommand::new()
         .current_dir(sh.current_dir())
         .no_deps()
         .exec()?;
-    let executables = crate::executables(crate::test::cargo(&sh, &build), &metadata)?;
+    let executables = crate::executables(crate::cargo(&sh, &build), &metadata)?;
     let runner = format!("qemu-x86_64 -cpu {QEMU_CPU}");
     let launch = |_: &str, exe: &Utf8PathBuf, env: &[(&str, &str)]| {
         let mut cmd = Command::new("qemu-x86_64");

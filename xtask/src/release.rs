@@ -1,7 +1,7 @@
 //! The steps of `cargo xtask test` that check what users get from the
 //! registry: the `no_std` facade, `cargo package` and the MSRV.
 
-use crate::test::cargo;
+use crate::cargo;
 use anyhow::Context;
 use cargo_metadata::{MetadataCommand, Package};
 use std::path::PathBuf;

@@ -384,14 +384,4 @@ mod tests {
         let log = "ok\n    | hq-testkit: SKIPPED backend avx512: x\nSKIPPED backend avx512: x\n";
         assert_eq!(skipped_lines(log), ["SKIPPED backend avx512: x"]);
     }
-
-    #[test]
-    fn every_covering_step_is_a_step() {
-        for (_, by, _) in COVERED_BY {
-            assert!(
-                crate::test::step_names().any(|n| n == *by),
-                "COVERED_BY names {by:?}, which is no step"
-            );
-        }
-    }
 }

@@ -6,13 +6,12 @@
 //! stop the others. At the end, a line per step: its time, the part of it
 //! cargo spent compiling, and the CPU time of the step and its children.
 
-use crate::{bench_matrix, cross, emu, release, reliability, skips};
+use crate::{WORKSPACE_SELECTION, bench_matrix, cargo, cross, emu, release, reliability, skips};
 use anyhow::{Context, bail, ensure};
 use hq::Backend;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use xshell::{Cmd, Shell};
 
 /// `cargo xtask test`'s options.
 #[derive(clap::Args)]
@@ -37,11 +36,6 @@ pub struct Args {
     /// (what each step's process runs).
     #[arg(long, value_name = "NAME", hide = true)]
     step: Option<String>,
-}
-
-/// `cargo ARGS` with the cargo that runs xtask (ARGS split at spaces).
-pub fn cargo<'a>(sh: &'a Shell, args: &str) -> Cmd<'a> {
-    sh.cmd(crate::CARGO).args(args.split(' '))
 }
 
 /// Which steps run: all, but those `--no-*` leaves out.
@@ -451,16 +445,6 @@ fn workspace_tests() -> anyhow::Result<()> {
     Ok(cargo(&crate::sh()?, &test).run()?)
 }
 
-/// The workspace tests' packages and features, and so those of every build
-/// that is to reuse theirs: cargo unifies each crate's features over the
-/// packages a command selects, and only the same selection resolves every
-/// crate alike. The emulated CPU without AVX-512 runs their binaries
-/// ([`emu::on_cpu_without_avx512`]); the bench-matrix tool is built with it
-/// ([`crate::bench_matrix`]), and so is its quick run's bench binary (its
-/// `QUICK_SELECTION`). With the bench library and hq-chess's perft
-/// comparison (`peers`), which the quick run builds.
-pub const WORKSPACE_SELECTION: &str = "--workspace --features hq-chess/peers";
-
 /// The facade's tests in the build of each backend this CPU runs forced
 /// alone: among them, that the plan it selects is accepted again.
 /// Unoptimised: they test which backend runs and what is said, not speed,
@@ -641,6 +625,17 @@ fn bench_matrix_quick() -> anyhow::Result<()> {
 
 #[cfg(test)]
 mod tests {
+    /// Every step `skips::COVERED_BY` names is one of [`super::STEPS`].
+    #[test]
+    fn every_covering_step_is_a_step() {
+        for (_, by, _) in crate::skips::COVERED_BY {
+            assert!(
+                super::step_names().any(|n| n == *by),
+                "COVERED_BY names {by:?}, which is no step"
+            );
+        }
+    }
+
     /// The quick bench matrix selects the packages and features of the
     /// workspace tests, or it compiles most of the workspace again.
     #[test]

@@ -1,7 +1,7 @@
 //! The SVG bar chart (plotters, SVG backend only: the text stays text, so no
 //! system fonts are needed to draw it).
 
-use crate::report::Keys;
+use crate::markdown::Keys;
 use hq_bench_format::{Results, RowKind};
 use plotters::coord::ranged1d::SegmentValue::{CenterOf, Exact};
 use plotters::prelude::*;

@@ -14,7 +14,7 @@
 //! cell, does; it gives the plain test's count and what chance alone would
 //! give beside it.
 
-use crate::report::table;
+use crate::markdown::table;
 use anyhow::ensure;
 use hq_bench_format::{Comparison, ConfigRun, Figure, Interval, MIN_PROCESSES_COMPARED, Results};
 use hq_bench_stats::{FALSE_DISCOVERY_RATE, benjamini_hochberg, compare, median, seed_of};

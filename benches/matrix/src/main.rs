@@ -5,16 +5,19 @@
 
 mod adoption;
 mod asm_check;
+mod build;
 mod calibration;
 mod chart;
 mod compare;
 mod cpu;
+mod markdown;
 mod perft;
 mod process;
 mod readme;
 mod report;
 mod results;
 mod run;
+mod sampling;
 
 use clap::Parser;
 use std::path::{Path, PathBuf};

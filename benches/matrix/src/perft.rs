@@ -20,8 +20,9 @@
 //! x86-64 baseline and the jobs' at x86-64-v3.
 
 use crate::CARGO;
+use crate::build::{self, Clock, Executables, Layouts, build, build_env, significant};
 use crate::process::{self, Seeds, Start};
-use crate::run::{self, Clock, Executables, Layouts, Sampling, build, build_env, significant};
+use crate::sampling::{PRUNE, PRUNE_AFTER, Sampling};
 use anyhow::{Context, ensure};
 use hq_bench_format::{PerftBuild, PerftFigure, ProcessRecord, ProcessSamples};
 use hq_bench_stats::{RESOLVED_HALF_WIDTH, bootstrap, seed_of};
@@ -31,20 +32,8 @@ use std::path::Path;
 use std::time::Instant;
 use xshell::{Shell, cmd};
 
-/// A row slower than this many times the fastest of its workload is timed
-/// no further: after a process's first round, and after a build's first
-/// [`PRUNE_AFTER`] processes (the later ones run only the rows within reach
-/// on every workload). It decides nothing.
-pub(crate) const PRUNE: f64 = 1.5;
-
-/// The processes that run every row before [`PRUNE`] drops any, a row being
-/// dropped only where each of them found it out of reach: one process's
-/// one round can fall in a burst of another tenant's load and drop the
-/// row that decides (the commit message of this rule has the run).
-pub(crate) const PRUNE_AFTER: usize = 2;
-
 /// The perft example's code layouts in a build (`n` with the layouts'
-/// linker, else its one binary): as the bench binaries' ([`run::layouts`]),
+/// linker, else its one binary): as the bench binaries' ([`build::layouts`]),
 /// the example's source touched and the build's command run again.
 pub fn layouts(
     config: &str,
@@ -59,7 +48,7 @@ pub fn layouts(
     }
     let source = crate::workspace_root().join("crates/hq-chess/examples/peers.rs");
     println!("\n[perft] linking {n} layouts of the {config} perft example");
-    run::layouts(config, "peers", &source, built, n, seeds, rebuild)
+    build::layouts(config, "peers", &source, built, n, seeds, rebuild)
 }
 
 /// Builds the perft example for x86-64-v3 (`--full`), if this CPU has the
@@ -86,7 +75,7 @@ pub fn build_v3(
     println!("\n[perft] building x86-64-v3: {}", crate::shown(&command()));
     let exes = build(command(), "the x86-64-v3 perft")?;
     let exe = exes.get("peers").context("no peers example")?;
-    let rebuild = |seed| build(run::in_layout(command(), seed), "a perft layout");
+    let rebuild = |seed| build(build::in_layout(command(), seed), "a perft layout");
     let n = sampling.perft_layouts;
     Ok(Some(layouts(
         "x86-64-v3",

@@ -8,7 +8,8 @@
 //! <name> (cargo xtask readme) -->` and `<!-- END GENERATED: <name> -->` is
 //! generated; the rest is hand-written.
 
-use crate::report::{distinct, line, metas, table};
+use crate::markdown::{distinct, line, table};
+use crate::report::metas;
 use anyhow::{Context as _, ensure};
 use hq_bench_format::{Results, RowKind};
 use std::path::Path;

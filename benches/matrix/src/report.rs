@@ -1,59 +1,19 @@
 //! The Markdown matrix and the chart of one run, and of several runs merged.
 
 use crate::chart;
+use crate::markdown::{Keys, Line, code, distinct, line, table};
 use anyhow::Context as _;
 use hq_bench_format::decide::{self, CellDecision, Decision, SetwiseRun};
 use hq_bench_format::{
     BenchMeta, CHART_SVG, CHOICE_SVG, Figure, MATRIX_MD, PER_PIECE_SUFFIX, REFERENCE_ROW,
 };
 use hq_bench_format::{ENGINE_WORKLOADS, Results, RowKind, RowMeta, SPREAD_FLAG, WORKLOADS};
-use std::{collections::HashSet, hash::Hash, path::Path};
-use tabled::settings::object::{Columns, Object as _, Rows};
-use tabled::settings::{Alignment, Style, style::LineChar};
-use tabled::{builder::Builder, grid::config::Offset};
+use std::{collections::HashSet, path::Path};
 
 const PIECES: [&str; 3] = ["queen", "rook", "bishop"];
 /// A set-wise entry this much slower than its own per-piece loop is flagged
 /// (the noise between two runs of one figure on these machines is about 5 %).
 const TOLERANCE: f64 = 0.95;
-
-/// A table line's cells.
-type Line = Vec<String>;
-/// (configuration, row): a line of a table, a bar of the chart.
-pub(crate) type Keys<'a> = [(&'a str, &'a RowMeta)];
-
-/// A Markdown table under the `|`-separated titles `head`; the columns from
-/// `n` on (the figures) are right-aligned.
-pub(crate) fn table(head: &str, rows: impl IntoIterator<Item = Line>, n: usize) -> String {
-    let mut builder: Builder = rows.into_iter().collect();
-    builder.insert_record(0, head.split('|'));
-    let mut table = builder.build();
-    table.with(Style::markdown());
-    table.modify(Columns::new(n..), Alignment::right());
-    let separator = Rows::one(1).intersect(Columns::new(n..));
-    let colon = LineChar::horizontal(':', Offset::End(0));
-    table.modify(separator, colon).to_string()
-}
-
-/// A table line: the `text` cells, then the `figures`.
-pub(crate) fn line(text: &[&str], figures: impl IntoIterator<Item = String>) -> Line {
-    let text = text.iter().map(|t| t.to_string());
-    text.chain(figures).collect()
-}
-
-/// `text` as Markdown code.
-pub(crate) fn code(text: &str) -> String {
-    format!("`{text}`")
-}
-
-/// The items in first-seen order, without repeats.
-pub(crate) fn distinct<T: Clone + Eq + Hash>(items: impl IntoIterator<Item = T>) -> Vec<T> {
-    let mut seen = HashSet::new();
-    items
-        .into_iter()
-        .filter(|x| seen.insert(x.clone()))
-        .collect()
-}
 
 /// `1234 ±1.2 % (1.02×)`: the figure, its interval's half-width, and its
 /// ratio to PEXT, with `?` after an unresolved figure's interval; `1234

@@ -3,7 +3,7 @@
 //! outputs. The data types themselves are `hq_bench_format`'s; the
 //! statistics `hq_bench_stats`'.
 
-use crate::run::Sampling;
+use crate::sampling::{PRUNE, PRUNE_AFTER, Sampling};
 use anyhow::{Context, ensure};
 use hq_bench_format::{
     CHART_SVG, CHOICE_SVG, ConfigRun, Figure, MATRIX_MD, ProcessSamples, REFERENCE_ROW, Results,
@@ -16,7 +16,7 @@ use std::path::Path;
 /// How each figure is derived from the samples, for `results.json`.
 pub fn statistic(s: &Sampling, seed: u64) -> String {
     let ms = s.sample_us as f64 / 1e3;
-    let (prune, after) = (crate::perft::PRUNE, crate::perft::PRUNE_AFTER);
+    let (prune, after) = (PRUNE, PRUNE_AFTER);
     format!(
         "median over {} fresh processes (each with its own order of cells and environment size; \
          run seed {seed}) of each process's median of {} rounds (each round times every cell for \
