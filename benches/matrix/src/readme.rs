@@ -165,7 +165,7 @@ fn hash_perft(r: &Results) -> String {
     md
 }
 
-/// The README's table-footprint sentence: every backend's lookup tables,
+/// The table-footprint sentence of `docs/architecture.md`: every backend's lookup tables,
 /// as the code states them (`Backend::table_bytes`).
 fn footprint() -> String {
     let each = hq::Backend::all().iter().map(|b| {
@@ -175,29 +175,64 @@ fn footprint() -> String {
     format!("{} (KiB).\n", each.collect::<Vec<_>>().join(", "))
 }
 
-/// The README's speed section: one row per CPU, the free functions of the
-/// default build in throughput ÷ the best peer and ÷ the best backend, per
-/// piece, the CPU's name linking the run's `matrix.md` (its charts are in
-/// `docs/benchmarks.md`).
+/// The README's speed section: one row per CPU (its name linking the
+/// run's `matrix.md`), the default build's free functions and the fastest
+/// peer row in million lookups per second (throughput), and `hq` ÷ that
+/// peer per piece, paired.
 fn speed(runs: &[Results]) -> String {
     let body = runs.iter().map(|r| {
-        let matrix = format!("benches/results/{}/matrix.md", r.cpu.id);
-        let commit = &r.git_commit;
-        let class = metas(r)
-            .find(|(c, _)| *c == "runtime")
-            .map(|(_, m)| &m.class);
-        let class = class.map(|c| format!(" (`{c}`)")).unwrap_or_default();
-        let cpu = format!("[{}]({matrix}){class}, `{commit}`", cpu_name(r));
-        let cells = PIECES.into_iter().flat_map(|piece| {
-            [RowKind::Peer, RowKind::Backend].map(|kind| {
-                best_row(r, kind, piece)
-                    .and_then(|(row, _)| over(r, piece, row))
-                    .unwrap_or("—".to_owned())
-            })
+        // The run's commit and class are in its matrix.md.
+        let cpu = format!("[{}](benches/results/{}/matrix.md)", cpu_name(r), r.cpu.id);
+        let each = |cell: &dyn Fn(&str) -> Option<String>| {
+            let cells: Vec<String> = PIECES
+                .into_iter()
+                .map(|piece| cell(piece).unwrap_or("—".into()))
+                .collect();
+            cells.join(" / ")
+        };
+        let rate = |row: &str, piece: &str| {
+            let f = r.figure("runtime", row, piece, "throughput")?;
+            Some(format!("{:.0}", f.mlookups_per_s))
+        };
+        let hq = each(&|piece| rate("hq", piece));
+        let peer = each(&|piece| {
+            let (row, m) = best_row(r, RowKind::Peer, piece)?;
+            Some(format!("{m:.0} `{}`", row.split('-').next().unwrap_or(row)))
         });
-        line(&[&cpu], cells)
+        let ratio = each(&|piece| over(r, piece, best_row(r, RowKind::Peer, piece)?.0));
+        line(&[&cpu], [hq, peer, ratio])
     });
-    let head = "CPU: run (class), commit|queen ÷ peer|÷ backend|rook ÷ peer|÷ backend|bishop ÷ peer|÷ backend";
+    let head = "CPU (its run)|`hq` M/s (queen / rook / bishop)|best peer M/s|`hq` ÷ peer";
+    format!("{}\n", table(head, body, 1))
+}
+
+/// The README's build-flags section: per CPU, the hash perft of Kiwipete
+/// (an engine's shape: a search with a 64 MiB transposition table) on the
+/// free functions in the default build and with `-C target-cpu=native`,
+/// and in a job (`hq::with_active_backend`) in the default build, million
+/// nodes per second with their intervals.
+fn build_flags(runs: &[Results]) -> String {
+    const POSITION: &str = "kiwipete hash";
+    let body = runs.iter().filter_map(|r| {
+        let show = |config: &str, row: &str| {
+            let f = r.perft_figure(config, POSITION, row)?;
+            let half = f
+                .interval
+                .map(|i| format!(" ±{:.0} %", i.half_width() * 100.0));
+            Some(format!("{:.0}{}", f.mnps, half.unwrap_or_default()))
+        };
+        let default = show("runtime", "free-functions")?;
+        let cells = [
+            default,
+            show("native", "free-functions").unwrap_or("—".into()),
+            show("runtime", "auto").unwrap_or("—".into()),
+        ];
+        Some(line(
+            &[&format!("{}, `{}`", cpu_name(r), r.git_commit)],
+            cells,
+        ))
+    });
+    let head = "CPU, commit|free functions, default build|free functions, `-C target-cpu=native`|job, default build";
     format!("{}\n", table(head, body, 1))
 }
 
@@ -214,11 +249,10 @@ fn wasm(runs: &[Results]) -> String {
             false => format!(" +{}", t.features.join(",+")),
         };
         let build = format!(
-            "[`{}`{features}](benches/results/{id}/matrix.md), {} on {}, `{}`",
+            "[`{}`{features}](benches/results/{id}/matrix.md), {} on {}",
             t.triple,
             t.runtime,
-            cpu_name(r),
-            r.git_commit
+            cpu_name(r)
         );
         let small = format!("{}-small", t.class);
         let small = hq::unstable::TARGET_CLASSES
@@ -272,7 +306,7 @@ fn wasm(runs: &[Results]) -> String {
             [hq, peer, ratio, small_rates, sizes, peer_sizes],
         ))
     });
-    let head = "build, runtime, CPU, commit|`hq` M/s (queen / rook / bishop)|best peer M/s|`hq` ÷ peer|`small-tables` M/s|module kB: default / `small-tables`|peers' module kB";
+    let head = "build (its run), runtime, CPU|`hq` M/s (queen / rook / bishop)|best peer M/s|`hq` ÷ peer|`small-tables` M/s|module kB: default / `small-tables`|peers' module kB";
     format!("{}\n", table(head, body, 6))
 }
 
@@ -479,9 +513,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             vec![
                 ("multiversion", multiversion(&adoptions)),
                 ("speed", speed(&runs)),
+                ("build flags", build_flags(&runs)),
                 ("wasm", wasm(&all)),
                 ("cost", cost(&adoptions)),
-                ("footprint", footprint()),
                 ("matrix time", matrix_time(&runs)),
             ],
         ),
@@ -489,6 +523,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             "docs/benchmarks.md",
             vec![("findings", findings(&runs, &root))],
         ),
+        ("docs/architecture.md", vec![("footprint", footprint())]),
     ];
     let mut stale = Vec::new();
     for (file, sections) in &files {
