@@ -170,6 +170,8 @@ struct Cost {
     release_s: Vec<f64>,
     debug_s: Vec<f64>,
     stripped_bytes: u64,
+    /// Its release binary's read-only data (where its tables are).
+    rodata_bytes: u64,
 }
 
 /// The name of a program's package and its directory: its crate's name,
@@ -256,6 +258,31 @@ fn stripped_size(dir: &Path, program: &Program) -> anyhow::Result<u64> {
     Ok(std::fs::metadata(&stripped)?.len())
 }
 
+/// The read-only data of `program`'s release binary, built in `dir`: its
+/// `.rodata` sections (`size -A`), where the attack tables of every crate
+/// here are (a symbol table misses those compiled as anonymous constants).
+fn read_only_data(dir: &Path, program: &Program) -> anyhow::Result<u64> {
+    let binary = dir.join(format!("target/release/adoption-{}", package(program.name)));
+    let out = std::process::Command::new("size")
+        .arg("-A")
+        .arg(&binary)
+        .output();
+    let out = out.ok().filter(|o| o.status.success());
+    let out = out.context("`size` failed or is missing (binutils): the read-only data needs it")?;
+    // `section size address` lines.
+    let bytes: u64 = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| {
+            let mut words = l.split_whitespace();
+            let (name, size) = (words.next()?, words.next()?);
+            name.starts_with(".rodata")
+                .then(|| size.parse::<u64>().ok())?
+        })
+        .sum();
+    ensure!(bytes > 0, "no .rodata section in {}", binary.display());
+    Ok(bytes)
+}
+
 /// The median of the rounds' figures `v`.
 fn median(v: &[f64]) -> f64 {
     hq_bench_stats::median(&mut v.to_vec())
@@ -283,16 +310,18 @@ fn report(cpu: &str, commit: &str, costs: &[Cost]) -> String {
          start and 100 million queen lookups, each crate's program built as its own project \
          from an empty target directory, {rounds} rounds of the programs' builds in turn \
          (`cargo xtask bench-matrix adoption`). Times: medians of the rounds.\n\n\
-         | crate | `cargo build --release` s | `cargo build` s | stripped binary bytes |\n\
-         |---|---:|---:|---:|\n"
+         | crate | `cargo build --release` s | `cargo build` s | stripped binary bytes | \
+         read-only data bytes |\n\
+         |---|---:|---:|---:|---:|\n"
     );
     for c in costs {
         md += &format!(
-            "| {} | {:.1} | {:.1} | {} |\n",
+            "| {} | {:.1} | {:.1} | {} | {} |\n",
             c.name,
             median(&c.release_s),
             median(&c.debug_s),
-            c.stripped_bytes
+            c.stripped_bytes,
+            c.rodata_bytes
         );
     }
     let hq = costs.iter().find(|c| c.name == "hq-attacks");
@@ -336,6 +365,9 @@ pub struct Row {
     pub debug_s: f64,
     /// The stripped release binary.
     pub stripped_bytes: u64,
+    /// Its read-only data, tables included (reports written before the
+    /// column have none).
+    pub rodata_bytes: Option<u64>,
 }
 
 /// A paired ratio of a report: median, lowest, highest.
@@ -387,14 +419,19 @@ pub fn parse(md: &str) -> anyhow::Result<Adoption> {
         .filter(|l| l.starts_with("| ") && !l.starts_with("| crate"))
     {
         let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
-        let [name, release, debug, bytes] = cells[..] else {
-            anyhow::bail!("a row of four cells: {line}");
+        let (name, release, debug, bytes, rodata) = match cells[..] {
+            [name, release, debug, bytes] => (name, release, debug, bytes, None),
+            [name, release, debug, bytes, rodata] => {
+                (name, release, debug, bytes, Some(rodata.parse()?))
+            }
+            _ => anyhow::bail!("a row of four or five cells: {line}"),
         };
         rows.push(Row {
             name: name.to_owned(),
             release_s: release.parse()?,
             debug_s: debug.parse()?,
             stripped_bytes: bytes.parse()?,
+            rodata_bytes: rodata,
         });
     }
     let after = |key: &str| md.split_once(key).map(|(_, rest)| rest);
@@ -447,6 +484,7 @@ pub fn write(out: &Path, cpu: &Cpu, commit: &str) -> anyhow::Result<()> {
             release_s: Vec::new(),
             debug_s: Vec::new(),
             stripped_bytes: 0,
+            rodata_bytes: 0,
         });
     }
     for round in 1..=ROUNDS {
@@ -458,6 +496,7 @@ pub fn write(out: &Path, cpu: &Cpu, commit: &str) -> anyhow::Result<()> {
             );
             cost.release_s.push(timed_build(&dir, &["--release"])?);
             cost.stripped_bytes = stripped_size(&dir, program)?;
+            cost.rodata_bytes = read_only_data(&dir, program)?;
             cost.debug_s.push(timed_build(&dir, &[])?);
             println!(
                 "ok: {}: release {:.1} s, debug {:.1} s, stripped {} bytes",
@@ -505,6 +544,7 @@ mod tests {
             release_s: release_s.to_vec(),
             debug_s: debug_s.to_vec(),
             stripped_bytes,
+            rodata_bytes: stripped_bytes / 2,
         };
         let md = report(
             "cpu",
@@ -528,7 +568,10 @@ mod tests {
             md.contains("release build 1.50× (1.50–1.50), debug build 0.50× (0.25–0.50); stripped binary 1.25×"),
             "{md}"
         );
-        assert!(md.contains("| hq-attacks | 12.0 | 4.0 | 1500000 |"), "{md}");
+        assert!(
+            md.contains("| hq-attacks | 12.0 | 4.0 | 1500000 | 750000 |"),
+            "{md}"
+        );
         assert!(md.contains("3 rounds"), "{md}");
         // multiversion ÷ hq: 2.0, 1.5, 2.0.
         assert!(md.contains("release build 2.00× (1.50–2.00)."), "{md}");
@@ -536,6 +579,14 @@ mod tests {
         assert_eq!(read.commit, "abc");
         assert_eq!(read.rows.len(), 4);
         assert_eq!(read.row("shakmaty").map(|r| r.release_s), Some(8.0));
+        assert_eq!(
+            read.row("hq-attacks").and_then(|r| r.rodata_bytes),
+            Some(750_000)
+        );
+        // A report written before the column reads back without it.
+        let old = md.replace(" | 750000 |", " |");
+        let old = parse(&old).expect("an older report reads back");
+        assert_eq!(old.row("hq-attacks").unwrap().rodata_bytes, None);
         assert_eq!(
             (read.release, read.debug),
             ((1.5, 1.5, 1.5), (0.5, 0.25, 0.5))

@@ -333,7 +333,8 @@ fn adoptions<'a>(
 
 /// The README's cost table: per CPU with an adoption report, the quick
 /// start's release and debug build and stripped binary for `hq` and each
-/// peer, and `hq` ÷ the slower (larger) peer.
+/// peer, `hq` ÷ the slower (larger) peer, and each binary's read-only
+/// data (where the tables are).
 fn cost(adoptions: &[(&Results, crate::adoption::Adoption)]) -> String {
     let peers = ["hq-attacks", "cozy-chess", "shakmaty"];
     let body = adoptions.iter().map(|(r, a)| {
@@ -355,11 +356,15 @@ fn cost(adoptions: &[(&Results, crate::adoption::Adoption)]) -> String {
                 ratio(a.debug),
                 each(|r| format!("{:.2}", r.stripped_bytes as f64 / 1e6)),
                 format!("{:.2}×", a.size),
+                each(|r| {
+                    r.rodata_bytes
+                        .map_or("—".into(), |b| format!("{:.0}", b as f64 / 1e3))
+                }),
             ],
         )
     });
     let head = "CPU, commit|release build s: `hq` / cozy-chess / shakmaty|`hq` ÷ slower peer|\
-                debug build s|÷ slower peer|stripped binary MB|÷ larger peer";
+                debug build s|÷ slower peer|stripped binary MB|÷ larger peer|read-only data kB (tables)";
     format!("{}\n", table(head, body, 1))
 }
 
