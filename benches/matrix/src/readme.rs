@@ -363,8 +363,8 @@ fn cost(adoptions: &[(&Results, crate::adoption::Adoption)]) -> String {
             ],
         )
     });
-    let head = "CPU, commit|release build s: `hq` / cozy-chess / shakmaty|`hq` ÷ slower peer|\
-                debug build s|÷ slower peer|stripped binary MB|÷ larger peer|read-only data kB (tables)";
+    let head = "CPU, commit|release s: `hq` / cozy-chess / shakmaty|`hq` ÷ slower peer|\
+                debug s|÷ slower peer|stripped binary MB|÷ larger peer|.rodata kB";
     format!("{}\n", table(head, body, 1))
 }
 
@@ -504,6 +504,9 @@ fn stray_figures(text: &str) -> Vec<String> {
     found
 }
 
+/// The README's size limit, generated tables included: 12 KiB.
+const README_LIMIT: usize = 12 * 1024;
+
 /// The task.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let root = crate::workspace_root();
@@ -553,6 +556,12 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
     }
     let readme = std::fs::read_to_string(root.join("README.md"))?;
+    ensure!(
+        readme.len() <= README_LIMIT,
+        "README.md is {} bytes, over its {README_LIMIT}: a front door no heavier than the \
+         peers' (move detail to docs/)",
+        readme.len()
+    );
     let stray = stray_figures(&readme);
     ensure!(
         stray.is_empty(),
