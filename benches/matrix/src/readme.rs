@@ -175,6 +175,34 @@ fn footprint() -> String {
     format!("{} (KiB).\n", each.collect::<Vec<_>>().join(", "))
 }
 
+/// `cell` of each piece, queen / rook / bishop (`—` where it has none).
+fn per_piece(cell: impl Fn(&str) -> Option<String>) -> String {
+    let cells: Vec<String> = PIECES
+        .into_iter()
+        .map(|piece| cell(piece).unwrap_or("—".into()))
+        .collect();
+    cells.join(" / ")
+}
+
+/// `row`'s million lookups per second in the runtime build's throughput.
+fn rate(r: &Results, row: &str, piece: &str) -> Option<String> {
+    let f = r.figure("runtime", row, piece, "throughput")?;
+    Some(format!("{:.0}", f.mlookups_per_s))
+}
+
+/// The speed tables' cells, per piece: `hq`'s rate, the fastest peer's
+/// (named), and `hq` ÷ that peer.
+fn against_peer(r: &Results) -> [String; 3] {
+    [
+        per_piece(|piece| rate(r, "hq", piece)),
+        per_piece(|piece| {
+            let (row, m) = best_row(r, RowKind::Peer, piece)?;
+            Some(format!("{m:.0} `{}`", row.split('-').next().unwrap_or(row)))
+        }),
+        per_piece(|piece| over(r, piece, best_row(r, RowKind::Peer, piece)?.0)),
+    ]
+}
+
 /// The README's speed section: one row per CPU (its name linking the
 /// run's `matrix.md`), the default build's free functions and the fastest
 /// peer row in million lookups per second (throughput), and `hq` ÷ that
@@ -183,24 +211,7 @@ fn speed(runs: &[Results]) -> String {
     let body = runs.iter().map(|r| {
         // The run's commit and class are in its matrix.md.
         let cpu = format!("[{}](benches/results/{}/matrix.md)", cpu_name(r), r.cpu.id);
-        let each = |cell: &dyn Fn(&str) -> Option<String>| {
-            let cells: Vec<String> = PIECES
-                .into_iter()
-                .map(|piece| cell(piece).unwrap_or("—".into()))
-                .collect();
-            cells.join(" / ")
-        };
-        let rate = |row: &str, piece: &str| {
-            let f = r.figure("runtime", row, piece, "throughput")?;
-            Some(format!("{:.0}", f.mlookups_per_s))
-        };
-        let hq = each(&|piece| rate("hq", piece));
-        let peer = each(&|piece| {
-            let (row, m) = best_row(r, RowKind::Peer, piece)?;
-            Some(format!("{m:.0} `{}`", row.split('-').next().unwrap_or(row)))
-        });
-        let ratio = each(&|piece| over(r, piece, best_row(r, RowKind::Peer, piece)?.0));
-        line(&[&cpu], [hq, peer, ratio])
+        line(&[&cpu], against_peer(r))
     });
     let head = "CPU (its run)|`hq` M/s (queen / rook / bishop)|best peer M/s|`hq` ÷ peer";
     format!("{}\n", table(head, body, 1))
@@ -258,29 +269,11 @@ fn wasm(runs: &[Results]) -> String {
         let small = hq::unstable::TARGET_CLASSES
             .iter()
             .find(|c| c.name == small);
-        let rate = |row: &str, piece: &str| {
-            let f = r.figure("runtime", row, piece, "throughput")?;
-            Some(format!("{:.0}", f.mlookups_per_s))
-        };
-        let rates = |row: &dyn Fn(hq::Slider) -> Option<String>| {
-            let each: Vec<String> = [hq::Slider::Queen, hq::Slider::Rook, hq::Slider::Bishop]
-                .into_iter()
-                .map(|s| row(s).unwrap_or("—".into()))
-                .collect();
-            each.join(" / ")
-        };
-        let hq = rates(&|s| rate("hq", s.name()));
-        let peer = rates(&|s| {
-            let (row, m) = best_row(r, RowKind::Peer, s.name())?;
-            Some(format!("{m:.0} `{}`", row.split('-').next().unwrap_or(row)))
-        });
-        let ratio = rates(&|s| {
-            let (row, _) = best_row(r, RowKind::Peer, s.name())?;
-            over(r, s.name(), row)
-        });
-        let small_rates = rates(&|s| {
-            let backend = small?.plan.get(hq::Entry::Single, s);
-            rate(backend.name(), s.name())
+        let [hq, peer, ratio] = against_peer(r);
+        let small_rates = per_piece(|piece| {
+            let slider = hq::Slider::ALL.into_iter().find(|s| s.name() == piece)?;
+            let backend = small?.plan.get(hq::Entry::Single, slider);
+            rate(r, backend.name(), piece)
         });
         let sizes = t.module_bytes.as_ref().map_or("—".into(), |b| {
             format!(
