@@ -153,7 +153,7 @@ const STEPS: [Step; 17] = [
     Step {
         name: "wasm module size",
         runs: Runs::Cross,
-        builds_in: &["wasm-size", "wasm-size-fast"],
+        builds_in: &["debug", "bench-matrix-build/wasm-size-wasm32"],
         check: wasm_module_size,
     },
     Step {
@@ -570,38 +570,15 @@ fn unsupported_backend() -> anyhow::Result<()> {
 /// calls `hq::queen_attacks` (with `std`): with `small-tables` it stays
 /// within 10 KiB (no magic or PEXT table, no research backend linked);
 /// the default build, the magic bitboards' plan, is reported beside it.
+/// The bench matrix's own sizing (`hq-bench-matrix wasm-size`, what
+/// `--wasm` records), without the peers' modules.
 fn wasm_module_size() -> anyhow::Result<()> {
-    // With std: wasm32 chooses at compile time all the same (no run-time
-    // detection), so neither the environment nor the dispatch is linked.
-    let (target, limit) = ("wasm32-unknown-unknown", 10 * 1024);
+    let target = "wasm32-unknown-unknown";
     if !cross::has_target(target) {
         let why = format!("rustup target {target} is not installed (rustup target add {target})");
         return crate::skips::missing_tool("wasm module size", &why);
     }
-    let sh = crate::sh()?;
-    sh.set_var("CARGO_PROFILE_RELEASE_DEBUG", "0");
-    sh.set_var("CARGO_PROFILE_RELEASE_STRIP", "debuginfo");
-    let mut sizes = Vec::new();
-    for (dir, features) in [("wasm-size", "hq/small-tables"), ("wasm-size-fast", "")] {
-        sh.set_var("CARGO_TARGET_DIR", format!("target/{dir}"));
-        let mut build = format!("build -q -p hq-wasm-size --release --target {target}");
-        if !features.is_empty() {
-            build += &format!(" --features {features}");
-        }
-        cargo(&sh, &build).run()?;
-        let module = format!("target/{dir}/{target}/release/hq_wasm_size.wasm");
-        sizes.push((module.clone(), sh.read_binary_file(&module)?.len()));
-    }
-    let [(small_module, small), (_, fast)] = [sizes[0].clone(), sizes[1].clone()];
-    println!(
-        "wasm module calling hq::queen_attacks: {small} bytes with small-tables (limit {limit}), \
-         {fast} bytes by default (the magic bitboards' tables)"
-    );
-    ensure!(
-        small <= limit,
-        "{small_module} is over the {limit}-byte limit"
-    );
-    Ok(())
+    bench_matrix(&["wasm-size", "--limit", "10240", "--no-peers"])
 }
 
 /// The emulated AVX-512 CPU's full suites, optimised; left out where

@@ -49,6 +49,9 @@ enum Command {
     /// The calibration stage alone, into this CPU's committed run (after
     /// the run changed its class's plan).
     Calibration(calibration::Args),
+    /// The wasm module that calls `queen_attacks`, sized by default, with
+    /// `small-tables` and on each peer (`cargo xtask test`'s size check).
+    WasmSize(run::WasmSizeArgs),
 }
 
 /// Runs the command; an error is printed with its causes (no backtrace).
@@ -58,6 +61,7 @@ fn main() -> ExitCode {
         Some(Command::Readme(a)) => readme::run(a),
         Some(Command::Adoption(a)) => adoption::run(a),
         Some(Command::Calibration(a)) => calibration::again(a),
+        Some(Command::WasmSize(a)) => run::wasm_size(a),
         None => run::run(&cli.run),
     };
     let Err(e) = result else {

@@ -148,6 +148,7 @@ impl WasmBuild {
 fn wasm_module_bytes(
     sh: &Shell,
     build: &WasmBuild,
+    with_peers: bool,
 ) -> anyhow::Result<hq_bench_format::ModuleBytes> {
     const TRIPLE: &str = "wasm32-unknown-unknown";
     let module_build = |small: bool, args: &[&str]| -> anyhow::Result<std::path::PathBuf> {
@@ -182,8 +183,9 @@ fn wasm_module_bytes(
         ("cozy-chess", "peer_cozy_chess"),
         ("chess", "peer_chess"),
     ];
+    let peers = if with_peers { &peers[..] } else { &[] };
     let mut args = vec!["--lib"];
-    for (_, example) in peers {
+    for &(_, example) in peers {
         args.extend(["--example", example]);
     }
     let out = module_build(false, &args)?;
@@ -192,7 +194,7 @@ fn wasm_module_bytes(
         module_build(true, &["--lib", "--features", "hq/small-tables"])?.join("hq_wasm_size.wasm"),
     )?;
     let mut sizes = std::collections::BTreeMap::new();
-    for (peer, example) in peers {
+    for &(peer, example) in peers {
         sizes.insert(
             peer.to_owned(),
             size(out.join("examples").join(format!("{example}.wasm")))?,
@@ -207,6 +209,33 @@ fn wasm_module_bytes(
         small_tables,
         peers: sizes,
     })
+}
+
+/// `hq-bench-matrix wasm-size`'s options.
+#[derive(clap::Args)]
+pub struct WasmSizeArgs {
+    /// Fail where the `small-tables` module is larger than this many bytes.
+    #[arg(long)]
+    limit: Option<u64>,
+    /// Leave out the peers' modules.
+    #[arg(long)]
+    no_peers: bool,
+}
+
+/// The module sizes of the portable wasm32 build (what `--wasm` records),
+/// the `small-tables` one held to `--limit`: `cargo xtask test`'s wasm
+/// module size step.
+pub fn wasm_size(args: &WasmSizeArgs) -> anyhow::Result<()> {
+    let sizes = wasm_module_bytes(&crate::sh()?, &WASM_BUILDS[0], !args.no_peers)?;
+    if let Some(limit) = args.limit {
+        ensure!(
+            sizes.small_tables <= limit,
+            "the small-tables wasm module is {} bytes, over the {limit}-byte limit",
+            sizes.small_tables
+        );
+        println!("ok: the small-tables wasm module is within {limit} bytes");
+    }
+    Ok(())
 }
 
 /// `node --version`, as a run records its runtime (`node v20.19.2`).
@@ -688,7 +717,7 @@ fn measure(opts: &Args, wasm: Option<(&WasmBuild, &str)>) -> anyhow::Result<()> 
             features: build.features.iter().map(|f| f.to_string()).collect(),
             runtime: runtime.to_owned(),
             class: build.class.to_owned(),
-            module_bytes: Some(wasm_module_bytes(&sh, build)?),
+            module_bytes: Some(wasm_module_bytes(&sh, build, true)?),
         }),
     };
     let id = target
