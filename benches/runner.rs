@@ -69,6 +69,19 @@ pub struct Bench {
     checked_cases: u64,
 }
 
+/// Installs `plan` for the facade's next rows. A facade without `std`
+/// has one plan, fixed at compile time: the only one its rows are given.
+fn install(plan: hq::Plan) {
+    #[cfg(feature = "facade-std")]
+    hq::set_plan(plan).expect("a plan hq chose or measured here");
+    #[cfg(not(feature = "facade-std"))]
+    assert_eq!(
+        plan,
+        hq::selection().plan,
+        "a facade without std runs its own plan only"
+    );
+}
+
 /// How the facade chooses in this build.
 fn mode_name(mode: hq::Mode) -> &'static str {
     match mode {
@@ -119,7 +132,7 @@ impl Bench {
         plan: Option<hq::Plan>,
     ) {
         if let Some(plan) = plan {
-            hq::set_plan(plan).expect("a plan hq chose or measured here");
+            install(plan);
         }
         self.checked_cases += check_against_oracle(name, lookup, &self.data);
         let row = self.push_row(name, label, kind);
@@ -274,7 +287,12 @@ impl Bench {
             "hq-calibrated",
             "a wasm32 build fixes every cell at compile time: nothing to calibrate",
         );
-        #[cfg(not(target_arch = "wasm32"))]
+        #[cfg(all(not(target_arch = "wasm32"), not(feature = "facade-std")))]
+        self.skip(
+            "hq-calibrated",
+            "a facade without std fixes every cell at compile time: nothing to calibrate",
+        );
+        #[cfg(all(not(target_arch = "wasm32"), feature = "facade-std"))]
         match hq::calibrate() {
             Ok(calibration) => {
                 let plan = calibration.plan;
@@ -298,7 +316,7 @@ impl Bench {
             }
             Err(e) => self.skip("hq-calibrated", &format!("hq::calibrate failed: {e}")),
         }
-        hq::set_plan(chosen).expect("the build's own choice");
+        install(chosen);
     }
 
     /// A loop under `hq::with_active_backend`.
@@ -400,7 +418,7 @@ impl Bench {
                 lookups_per_iteration(entry.workload) as u64
             ));
             if let Some(plan) = entry.plan {
-                hq::set_plan(plan).expect("checked when added");
+                install(plan);
             }
             group.bench_function(row, |b| b.iter(|| (entry.job)(black_box(data))));
             group.finish();
@@ -442,7 +460,7 @@ impl Bench {
         let installed = std::cell::Cell::new(None);
         let time = |entry: &Entry, iterations: u64| {
             if let Some(plan) = entry.plan.filter(|&p| Some(p) != installed.get()) {
-                hq::set_plan(plan).expect("checked when added");
+                install(plan);
                 installed.set(Some(plan));
             }
             let started = Instant::now();

@@ -304,13 +304,13 @@ impl Args {
     }
 
     /// Whether configuration `name` runs: `--only`; else the default run
-    /// has the builds its figures need (runtime, native), `--full` every
+    /// has the builds its figures need (runtime, native, no-std), `--full` every
     /// one, `--quick` (a pipeline check) the runtime build.
     fn selects(&self, name: &str) -> bool {
         match name {
             _ if !self.only.is_empty() => self.only.iter().any(|o| o == name),
             "runtime" => true,
-            "native" => !self.quick,
+            "native" | "no-std" => !self.quick,
             _ => self.full,
         }
     }
@@ -373,7 +373,15 @@ fn configs(bmi2: bool) -> Vec<ConfigRun> {
             "shakmaty-hq".into(),
             "shakmaty without its magics feature (Hyperbola Quintessence), beside PEXT".into(),
             "",
-            "--bench shakmaty_hq --no-default-features",
+            "--bench shakmaty_hq --no-default-features --features facade-std",
+        ),
+        // The facade a `no_std` engine links on the x86-64 baseline (or any
+        // target): no run-time detection, its plan fixed at compile time.
+        config(
+            "no-std".into(),
+            "the facade without std: its plan fixed at compile time for the build's target features, beside the backends and peers".into(),
+            "",
+            "--bench attacks --no-default-features --features shakmaty-magics",
         ),
     ];
     for &backend in hq::Backend::all() {
@@ -461,8 +469,13 @@ fn with_perft(cmd: Cmd<'_>, board_options: bool, bench_defaults: bool, quick: bo
     let cmd = cmd
         .args(["-p", "hq-chess", "--no-default-features"])
         .args(["--features", features]);
+    // `--no-default-features` applies to every package named: the bench's
+    // defaults again, unless its configuration leaves them out.
     match bench_defaults {
-        true => cmd.args(["--features", "hq-benches/shakmaty-magics"]),
+        true => cmd.args([
+            "--features",
+            "hq-benches/shakmaty-magics,hq-benches/facade-std",
+        ]),
         false => cmd,
     }
 }
@@ -490,11 +503,13 @@ fn build_command<'a>(
     // flags and the workspace tests' selection. Its rows are checked against
     // the oracle and its assembly check runs, on code that is not the timed
     // runs': those check their own.
-    // A build for another target (`--wasm`) shares nothing with the
-    // workspace tests' builds: its own selection, in the test profile when
-    // quick.
-    let other_target = args.iter().any(|a| a == "--target");
-    let mut cmd = match (quick, other_target) {
+    // A build for another target (`--wasm`) or without the bench's default
+    // features (`no-std`) shares nothing with the workspace tests' builds:
+    // its own selection, in the test profile when quick.
+    let own_selection = args
+        .iter()
+        .any(|a| a == "--target" || a == "--no-default-features");
+    let mut cmd = match (quick, own_selection) {
         (true, false) => cmd!(
             sh,
             "{CARGO} build --profile test {QUICK_SELECTION...} {args...}"
@@ -502,7 +517,7 @@ fn build_command<'a>(
         (true, true) => cmd!(sh, "{CARGO} build --profile test -p hq-benches {args...}"),
         (false, _) => cmd!(sh, "{CARGO} build --profile bench -p hq-benches {args...}"),
     };
-    let quick = quick && !other_target;
+    let quick = quick && !own_selection;
     if let Some(linker) = linker {
         cmd = cmd.args(["--config", linker]);
     }
@@ -1131,9 +1146,9 @@ mod tests {
             quick: true,
             ..Args::default()
         };
-        assert_eq!((count(&Args::default()), count(&quick)), (2, 1));
+        assert_eq!((count(&Args::default()), count(&quick)), (3, 1));
         // Every forced build, and the three at their backend's level.
-        assert_eq!(count(&full), 4 + hq::Backend::all().len() + 3);
+        assert_eq!(count(&full), 5 + hq::Backend::all().len() + 3);
         let at_level: Vec<String> = configs(true)
             .into_iter()
             .filter(|c| c.name.contains('@'))
