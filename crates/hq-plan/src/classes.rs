@@ -224,15 +224,14 @@ pub const CLASSES: &[ClassChoice] = &[
         families: (0x19, 0x19),
         level: Level::X86V4,
         fast_pext: Some(true),
-        // Queens' single lookups: the zmm GFNI HQ, which the hash perft
-        // ties with PEXT and the engine-shaped loop clears; batches: PEXT
-        // lookups beside the zmm GFNI HQ, clear for every piece. Bishops'
-        // chains: a tie of the two first-rank HQ forms, the smaller table.
+        // Queen batches: `avx512`, tied with the hybrid; bishop batches:
+        // PEXT lookups beside the zmm GFNI HQ, clear. Bishops' chains: a
+        // tie of the two first-rank HQ forms, the smaller table.
         plan: AMD_AVX512
-            .with(Entry::Single, Slider::Queen, Avx512)
-            .with_entry(Entry::Batch, HybridAvx512Pext)
+            .with(Entry::Batch, Slider::Queen, Avx512)
+            .with(Entry::Batch, Slider::Bishop, HybridAvx512Pext)
             .with(Entry::Latency, Slider::Bishop, ScalarRankDiagonal),
-        evidence: "measured: benches/results/amd-epyc-f19-m11-s1 (Zen 4, commit f7c731d; each \
+        evidence: "measured: benches/results/amd-epyc-f19-m11-s1 (Zen 4, commit 10ef574; each \
                    cell the decision of its matrix.md: backends compared by paired intervals \
                    over fresh processes and code layouts, runtime build; single lookups by the \
                    hash perft, then the engine-shaped loop)",
@@ -241,7 +240,18 @@ pub const CLASSES: &[ClassChoice] = &[
         ties: &{
             let [rook, bishop, queen] = Tie::each_piece(Entry::Setwise, &[HybridAvx512Pext]);
             let chains = Tie::new(Entry::Latency, Slider::Bishop, &[ScalarRankTable]);
-            [chains, rook, bishop, queen]
+            let single_queens = Tie::new(Entry::Single, Slider::Queen, &[HybridAvx2Pext]);
+            let rook_batches = Tie::new(Entry::Batch, Slider::Rook, &[HybridAvx512Pext]);
+            let queen_batches = Tie::new(Entry::Batch, Slider::Queen, &[HybridAvx512Pext]);
+            [
+                chains,
+                single_queens,
+                rook_batches,
+                queen_batches,
+                rook,
+                bishop,
+                queen,
+            ]
         },
     },
     ClassChoice {
