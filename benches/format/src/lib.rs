@@ -1267,8 +1267,14 @@ pub mod decide {
 
     /// Every cell's decision in a run with samples, among the runtime
     /// build's backend rows (`footprint` gives each one's table bytes;
-    /// rows it does not know are left out).
-    pub fn decisions(r: &Results, footprint: impl Fn(&str) -> Option<usize>) -> Vec<CellDecision> {
+    /// rows it does not know are left out). `keyed` names, per piece, the
+    /// backend the free functions key for single lookups, if any: a tie
+    /// of the hash perft that holds it keeps it.
+    pub fn decisions(
+        r: &Results,
+        footprint: impl Fn(&str) -> Option<usize>,
+        keyed: impl Fn(&str) -> Option<String>,
+    ) -> Vec<CellDecision> {
         let Some(meta) = r.meta_of("runtime") else {
             return Vec::new();
         };
@@ -1287,7 +1293,11 @@ pub mod decide {
         for piece in ["queen", "rook", "bishop"] {
             for (entry, workload) in ENTRIES {
                 let levels = levels(r, entry, piece, workload);
-                if let Some(decision) = decide(r, &candidates, &levels) {
+                let decision = match (entry, keyed(piece)) {
+                    ("single", Some(keyed)) => keep_keyed(r, &candidates, &levels, &keyed),
+                    _ => decide(r, &candidates, &levels),
+                };
+                if let Some(decision) = decision {
                     out.push(CellDecision {
                         entry,
                         piece,
@@ -1299,6 +1309,38 @@ pub mod decide {
         }
         keep_single_lookups_together(&mut out);
         out
+    }
+
+    /// The single lookups' decision where the free functions key `keyed`:
+    /// if the first level (the hash perft) ties it with the best, it is
+    /// kept, and the tie is the first level's; else every level decides.
+    /// The later level, the engine-shaped loop, times each backend
+    /// inlined at its own level, which the free functions of a default
+    /// build do for the keyed backend only: another one is a call away
+    /// (on Zen 4, `avx512` queens ran Chess_Movegen's loop through the
+    /// free functions at 0.7x a `pext` plan, where the loop's `avx512` row
+    /// led `pext`'s: `benches/runs/README.md`).
+    fn keep_keyed(
+        r: &Results,
+        candidates: &[Candidate],
+        levels: &[Evidence],
+        keyed: &str,
+    ) -> Option<Decision> {
+        if levels.len() > 1
+            && let Some(first) = decide(r, candidates, &levels[..1])
+            && first.decided_by.is_none()
+            && first.tied.iter().any(|t| t == keyed)
+        {
+            return Some(Decision {
+                chosen: keyed.to_owned(),
+                tied: first.tied,
+                decided_by: Some(format!(
+                    "a tie on the {}, kept on the backend the free functions key",
+                    levels[0]
+                )),
+            });
+        }
+        decide(r, candidates, levels)
     }
 
     /// Single lookups tied for a piece keep the backend the other pieces'

@@ -217,6 +217,13 @@ fn footprint(row: &str) -> Option<usize> {
     Backend::from_name(row).ok().map(|b| b.table_bytes())
 }
 
+/// The backend the free functions key for `piece`'s single lookups in this
+/// build (the matrix's report decides with the same).
+fn keyed(piece: &str) -> Option<String> {
+    let slider = Slider::ALL.into_iter().find(|s| s.name() == piece)?;
+    Some(hq::unstable::keyed_for(slider)?.name().to_owned())
+}
+
 /// The class's ties for `entry` and `slider`, by name, sorted.
 fn class_ties(class: &ClassChoice, entry: Entry, slider: Slider) -> Vec<&'static str> {
     let mut ties: Vec<&str> = class.tied(entry, slider).iter().map(|b| b.name()).collect();
@@ -344,7 +351,7 @@ fn agrees_with_intervals(
     route: bool,
     ties: &mut RunTies,
 ) {
-    let decisions = decide::decisions(r, footprint);
+    let decisions = decide::decisions(r, footprint, keyed);
     let decision_of = |cell: &Cell| -> &Decision {
         let found = decisions.iter().find(|d| {
             (d.entry, d.piece, d.workload) == (entry_name(cell), cell.piece, cell.workload)
@@ -702,7 +709,7 @@ fn a_tie_goes_to_the_smaller_table_and_a_clear_win_to_the_winner() {
         perft("pext", "kiwipete hash", 0.10),
         perft("avx512", "kiwipete hash", 0.115),
     ];
-    let decisions = decide::decisions(&r, footprint);
+    let decisions = decide::decisions(&r, footprint, |_| None);
     let of = |entry: &str| {
         &decisions
             .iter()
@@ -739,11 +746,22 @@ fn a_tie_goes_to_the_smaller_table_and_a_clear_win_to_the_winner() {
     for p in &mut r.perft {
         p.per_process = samples(0.10, 0.03, phase(&p.row));
     }
-    let single = decide::decisions(&r, footprint)
-        .into_iter()
-        .find(|d| d.entry == "single" && d.piece == "queen")
-        .expect("a decision")
-        .decision;
+    let single_where = |keyed: Option<&str>| {
+        decide::decisions(&r, footprint, |_| keyed.map(str::to_owned))
+            .into_iter()
+            .find(|d| d.entry == "single" && d.piece == "queen")
+            .expect("a decision")
+            .decision
+    };
+    let single = single_where(None);
     assert_eq!(single.chosen, "avx512", "{single}");
     assert!(decided_by(&single, "engine"), "{single}");
+    // Unless the free functions key one of the tied backends: they keep it.
+    let single = single_where(Some("pext"));
+    assert_eq!(single.chosen, "pext", "{single}");
+    assert!(decided_by(&single, "key"), "{single}");
+    assert!(single.tied.iter().any(|t| t == "avx512"), "{single}");
+    // A keyed backend the hash perft does not tie with the best is not kept.
+    let single = single_where(Some("magic"));
+    assert_eq!(single.chosen, "avx512", "{single}");
 }

@@ -299,7 +299,11 @@ fn decisions(r: &Results) -> Vec<String> {
     let plan: Option<hq::Plan> = metas(r)
         .find(|(c, _)| *c == "runtime")
         .and_then(|(_, m)| m.plan.as_deref()?.parse().ok());
-    let cells = decide::decisions(r, footprint);
+    let keyed = |piece: &str| {
+        let slider = hq::Slider::ALL.into_iter().find(|s| s.name() == piece)?;
+        Some(hq::unstable::keyed_for(slider)?.name().to_owned())
+    };
+    let cells = decide::decisions(r, footprint, keyed);
     // What the plan ran in a cell, and how a set-wise column's calls ran
     // (`decide::setwise_run`): a column whose slider counts the loop over
     // single lookups covers ran those lookups.
@@ -368,7 +372,8 @@ fn decisions(r: &Results) -> Vec<String> {
     vec![
         "## Decisions\n\nPer entry point, piece and column: the backend the figures choose. One \
          replaces another only when the interval of their paired ratio clears 1; single lookups \
-         are decided by the hash perft, then the engine-shaped loop; candidates that tie through \
+         are decided by the hash perft (a tie that holds the backend the free functions key keeps \
+         it), then the engine-shaped loop; candidates that tie through \
          every level go to the smallest table footprint. One kernel serves a piece's set-wise \
          columns: its row (`kernel`) is the smallest table that no column it serves clears. \
          `plan` is what the runtime build's facade ran (its class's plan; `(loop)`: single \

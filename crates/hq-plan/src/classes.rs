@@ -224,30 +224,32 @@ pub const CLASSES: &[ClassChoice] = &[
         families: (0x19, 0x19),
         level: Level::X86V4,
         fast_pext: Some(true),
-        // Queen batches: `avx512`, tied with the hybrid; bishop batches:
-        // PEXT lookups beside the zmm GFNI HQ, clear. Bishops' chains: a
-        // tie of the two first-rank HQ forms, the smaller table.
-        plan: AMD_AVX512
-            .with(Entry::Batch, Slider::Queen, Avx512)
-            .with(Entry::Batch, Slider::Bishop, HybridAvx512Pext)
-            .with(Entry::Latency, Slider::Bishop, ScalarRankDiagonal),
-        evidence: "measured: benches/results/amd-epyc-f19-m11-s1 (Zen 4, commit 10ef574; each \
+        // Batches: PEXT lookups beside the zmm GFNI HQ, clear for every
+        // piece. Bishops' chains: a tie of the two first-rank HQ forms, the
+        // smaller table.
+        plan: AMD_AVX512.with_entry(Entry::Batch, HybridAvx512Pext).with(
+            Entry::Latency,
+            Slider::Bishop,
+            ScalarRankDiagonal,
+        ),
+        evidence: "measured: benches/results/amd-epyc-f19-m11-s1 (Zen 4, commit f7c731d; each \
                    cell the decision of its matrix.md: backends compared by paired intervals \
                    over fresh processes and code layouts, runtime build; single lookups by the \
                    hash perft, then the engine-shaped loop)",
         measured_on: &["amd-epyc-f19-m11-s1"],
         // `hybrid-avx512-pext`'s set-wise calls are `avx512`'s fill code.
+        // Single lookups: the hash perft ties `pext` with these, and the
+        // free functions key `pext`.
         ties: &{
             let [rook, bishop, queen] = Tie::each_piece(Entry::Setwise, &[HybridAvx512Pext]);
+            let [single_rook, single_bishop, single_queen] =
+                Tie::each_piece(Entry::Single, &[Avx512, PextPdep]);
             let chains = Tie::new(Entry::Latency, Slider::Bishop, &[ScalarRankTable]);
-            let single_queens = Tie::new(Entry::Single, Slider::Queen, &[HybridAvx2Pext]);
-            let rook_batches = Tie::new(Entry::Batch, Slider::Rook, &[HybridAvx512Pext]);
-            let queen_batches = Tie::new(Entry::Batch, Slider::Queen, &[HybridAvx512Pext]);
             [
                 chains,
-                single_queens,
-                rook_batches,
-                queen_batches,
+                single_rook,
+                single_bishop,
+                single_queen,
                 rook,
                 bishop,
                 queen,
@@ -278,10 +280,22 @@ pub const CLASSES: &[ClassChoice] = &[
                    it and calibrate by default",
         measured_on: &["amd-epyc-f1a-m2-s1"],
         // `hybrid-avx512-pext`'s set-wise calls are `avx512`'s fill code.
+        // Single lookups: the hash perft ties `pext` with `pext-pdep`, and
+        // the free functions key `pext`.
         ties: &{
             let [rook, bishop, queen] = Tie::each_piece(Entry::Setwise, &[HybridAvx512Pext]);
+            let [single_rook, single_bishop, single_queen] =
+                Tie::each_piece(Entry::Single, &[PextPdep]);
             let chains = Tie::new(Entry::Latency, Slider::Bishop, &[ScalarRankTable]);
-            [chains, rook, bishop, queen]
+            [
+                chains,
+                single_rook,
+                single_bishop,
+                single_queen,
+                rook,
+                bishop,
+                queen,
+            ]
         },
     },
     ClassChoice {
@@ -301,6 +315,7 @@ pub const CLASSES: &[ClassChoice] = &[
         ties: &[
             Tie::new(Entry::Single, Slider::Queen, &[PextPdep]),
             Tie::new(Entry::Single, Slider::Rook, &[PextPdep]),
+            Tie::new(Entry::Single, Slider::Bishop, &[PextPdep]),
             Tie::new(Entry::Latency, Slider::Bishop, &[ScalarRankTable]),
             Tie::new(Entry::Batch, Slider::Bishop, &[Pext]),
             Tie::new(

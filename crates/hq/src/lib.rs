@@ -160,6 +160,16 @@ pub mod unstable {
         crate::calibrate::choose(base, figures, samples)
     }
 
+    /// The backend the free functions key for `slider`'s single lookups in
+    /// this build (its per-square word holds the lookup's own data, and its
+    /// kernel is inlined at every call): the bench matrix's rule for single
+    /// lookups keeps it where the hash perft cannot separate it from the
+    /// best. Any other backend is reached through the route's call.
+    #[cfg(feature = "std")]
+    pub const fn keyed_for(slider: crate::Slider) -> Option<crate::Backend> {
+        crate::dispatch::keyed_for(slider)
+    }
+
     /// How many times faster a challenger must run for a calibration to
     /// take it.
     #[cfg(all(feature = "std", not(target_arch = "wasm32")))]
