@@ -232,28 +232,16 @@ pub const CLASSES: &[ClassChoice] = &[
             Slider::Bishop,
             ScalarRankDiagonal,
         ),
-        evidence: "measured: benches/results/amd-epyc-f19-m11-s1 (Zen 4, commit f7c731d; each \
+        evidence: "measured: benches/results/amd-epyc-f19-m11-s1 (Zen 4, commit e3b6525; each \
                    cell the decision of its matrix.md: backends compared by paired intervals \
                    over fresh processes and code layouts, runtime build; single lookups by the \
                    hash perft, then the engine-shaped loop)",
         measured_on: &["amd-epyc-f19-m11-s1"],
         // `hybrid-avx512-pext`'s set-wise calls are `avx512`'s fill code.
-        // Single lookups: the hash perft ties `pext` with these, and the
-        // free functions key `pext`.
         ties: &{
             let [rook, bishop, queen] = Tie::each_piece(Entry::Setwise, &[HybridAvx512Pext]);
-            let [single_rook, single_bishop, single_queen] =
-                Tie::each_piece(Entry::Single, &[Avx512, PextPdep]);
             let chains = Tie::new(Entry::Latency, Slider::Bishop, &[ScalarRankTable]);
-            [
-                chains,
-                single_rook,
-                single_bishop,
-                single_queen,
-                rook,
-                bishop,
-                queen,
-            ]
+            [chains, rook, bishop, queen]
         },
     },
     ClassChoice {
