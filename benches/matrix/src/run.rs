@@ -472,10 +472,7 @@ fn with_perft(cmd: Cmd<'_>, board_options: bool, bench_defaults: bool, quick: bo
     // `--no-default-features` applies to every package named: the bench's
     // defaults again, unless its configuration leaves them out.
     match bench_defaults {
-        true => cmd.args([
-            "--features",
-            "hq-benches/shakmaty-magics,hq-benches/facade-std",
-        ]),
+        true => cmd.args(["--features", "hq-benches/default"]),
         false => cmd,
     }
 }
@@ -506,9 +503,8 @@ fn build_command<'a>(
     // A build for another target (`--wasm`) or without the bench's default
     // features (`no-std`) shares nothing with the workspace tests' builds:
     // its own selection, in the test profile when quick.
-    let own_selection = args
-        .iter()
-        .any(|a| a == "--target" || a == "--no-default-features");
+    let bench_defaults = !args.iter().any(|a| a == "--no-default-features");
+    let own_selection = !bench_defaults || args.iter().any(|a| a == "--target");
     let mut cmd = match (quick, own_selection) {
         (true, false) => cmd!(
             sh,
@@ -521,7 +517,6 @@ fn build_command<'a>(
     if let Some(linker) = linker {
         cmd = cmd.args(["--config", linker]);
     }
-    let bench_defaults = !args.iter().any(|a| a == "--no-default-features");
     match extras {
         Extras::None => {}
         Extras::Perft { board_options } => {
