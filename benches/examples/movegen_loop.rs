@@ -7,8 +7,12 @@
 //! `hq::with_backend`, so that the two programs can be run alternately on
 //! one CPU (`docs/benchmarks.md` says how they compare).
 //!
+//! With `--passes N` the rows take turns N times in the process; it prints
+//! each row's median pass and, per row, the median of its paired ratios to
+//! the first row's pass of the same turn (what slowed a turn slows both).
+//!
 //! ```text
-//! cargo run --release -p hq-benches --example movegen_loop [-- --rows hq,job,pext]
+//! cargo run --release -p hq-benches --example movegen_loop [-- --rows hq,job,pext --passes 5]
 //! ```
 
 use clap::Parser;
@@ -21,6 +25,9 @@ struct Args {
     /// The rows (`hq`, `job`, or backend names; default: all of them).
     #[arg(long, value_delimiter = ',')]
     rows: Vec<String>,
+    /// Turns the rows take, interleaved (Chess_Movegen times one).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    passes: u32,
 }
 
 const POSITIONS: usize = 5_000_000;
@@ -114,17 +121,36 @@ fn main() {
         rows.retain(|r| args.rows.contains(r));
     }
     let reference = mlu(&inputs, hq::reference::queen_attacks);
-    println!("{:<24} MQueens/s", "row");
-    for row in rows {
-        let (rate, sink) = match row.as_str() {
-            "hq" => timed(|| mlu(&inputs, hq::queen_attacks)),
-            "job" => timed(|| hq::with_active_backend(Loop(&inputs))),
-            name => {
-                let backend: Backend = name.parse().expect("a backend's name");
-                timed(|| hq::with_backend(backend, Loop(&inputs)).expect("runs here"))
-            }
-        };
-        assert_eq!(sink, reference, "{row}: its sink differs from the oracle's");
-        println!("{row:<24} {rate:.1}");
+    let mut rates = vec![Vec::new(); rows.len()];
+    for _ in 0..args.passes {
+        for (row, rates) in rows.iter().zip(&mut rates) {
+            let (rate, sink) = match row.as_str() {
+                "hq" => timed(|| mlu(&inputs, hq::queen_attacks)),
+                "job" => timed(|| hq::with_active_backend(Loop(&inputs))),
+                name => {
+                    let backend: Backend = name.parse().expect("a backend's name");
+                    timed(|| hq::with_backend(backend, Loop(&inputs)).expect("runs here"))
+                }
+            };
+            assert_eq!(sink, reference, "{row}: its sink differs from the oracle's");
+            rates.push(rate);
+        }
     }
+    let first = rows.first().map_or("", String::as_str);
+    println!("{:<24} {:>9}   ÷ {first} (paired)", "row", "MQueens/s");
+    for (row, own) in rows.iter().zip(&rates) {
+        let paired = own.iter().zip(&rates[0]).map(|(r, f)| r / f).collect();
+        println!(
+            "{row:<24} {:>9.1}   {:.3}",
+            median(own.clone()),
+            median(paired)
+        );
+    }
+}
+
+/// The median of `values` (the mean of the middle two for an even count).
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    (values[(n - 1) / 2] + values[n / 2]) / 2.0
 }

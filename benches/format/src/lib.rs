@@ -853,6 +853,20 @@ impl Results {
         (!ratios.is_empty()).then(|| hq_bench_stats::bootstrap(&ratios, seed))
     }
 
+    /// [`Results::speed_ratio`]'s paired ratios, one figure per process:
+    /// the median of its rounds. Each process links its own code layout, so
+    /// their spread shows whether some layouts run `a` in a slow mode.
+    pub fn speed_ratio_by_process(a: &Figure, b: &Figure) -> Vec<f64> {
+        let paired = hq_bench_stats::paired(&samples(a), &samples(b), |x, y| {
+            (a.lookups_per_iter as f64 / x) / (b.lookups_per_iter as f64 / y)
+        });
+        let mut rounds = hq_bench_stats::rounds(paired);
+        rounds
+            .iter_mut()
+            .map(|r| hq_bench_stats::median(r))
+            .collect()
+    }
+
     /// The perft speed of `row_a` over `row_b` in build `config`, paired by
     /// process and round, with its interval: on one position, or with
     /// `position` `None` over both hash-perft positions (the geometric mean

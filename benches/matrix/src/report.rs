@@ -193,6 +193,7 @@ The same lookups, batches and set-wise calls through \
     }
     md.extend(decisions(r));
     md.extend(facade_against_backends(r));
+    md.extend(facade_against_plan(r));
     md.extend(peers(r, &rows));
     md.extend(per_piece_loops(r, &rows));
     md.push("## Perft (million nodes / s, one thread)".to_owned());
@@ -549,6 +550,101 @@ The `hq` row (in the latency \
     ]
 }
 
+/// The bars of the free functions against the row of the backend their
+/// plan runs (issue 83): the paired ratio's estimate, its interval's low
+/// end, and the 10th percentile of the per-process ratios (each process is
+/// a code layout of its own: no sizeable share of layouts in a slow mode).
+const PLAN_BARS: [f64; 3] = [0.97, 0.93, 0.90];
+
+/// The columns where the free functions' single lookups are judged against
+/// their plan's backend, and whether the interval and p10 bars apply (the
+/// arrays loop, table-bound and far noisier, is held to the ratio alone).
+const PLAN_COLUMNS: [(&str, &str, bool); 4] = [
+    ("throughput", "throughput", true),
+    ("cache", "cache pressure", true),
+    ("engine-throughput", "engine throughput", true),
+    ("engine-arrays", "engine arrays 100k", false),
+];
+
+/// The `hq` row of each build that chooses at run time against the row of the backend that plan runs for the piece's single
+/// lookups: the paired ratio with its interval, and the 10th percentile of
+/// its per-process ratios. A cell below any of [`PLAN_BARS`] is marked.
+fn facade_against_plan(r: &Results) -> Vec<String> {
+    let (mut body, mut below) = (Vec::new(), Vec::new());
+    for (c, meta) in metas(r) {
+        let Some(plan) = meta
+            .plan
+            .as_deref()
+            .and_then(|p| p.parse::<hq::Plan>().ok())
+        else {
+            continue;
+        };
+        // Builds that choose at run time (a `force-` build or one without
+        // `std` fixes its backends, whose rows run as jobs at other levels).
+        if meta.mode != "run-time" || hq_bench_format::forced_backend(c).is_some() {
+            continue;
+        }
+        for piece in PIECES {
+            let Some(slider) = hq::Slider::ALL.into_iter().find(|s| s.name() == piece) else {
+                continue;
+            };
+            let chosen = plan.single.get(slider).name();
+            let pair = |w: &str| {
+                r.figure(c, "hq", piece, w)
+                    .zip(r.figure(c, chosen, piece, w))
+            };
+            if PLAN_COLUMNS.iter().all(|(w, ..)| pair(w).is_none()) {
+                continue;
+            }
+            let cells = PLAN_COLUMNS.iter().map(|(w, title, spread)| {
+                let Some((hq, planned)) = pair(w) else {
+                    return "—".to_owned();
+                };
+                let Some(i) = Results::speed_ratio(hq, planned) else {
+                    return "—".to_owned();
+                };
+                let p10 =
+                    hq_bench_stats::percentile(&Results::speed_ratio_by_process(hq, planned), 0.1);
+                let text = format!(
+                    "{:.3} ({:.3}–{:.3}), p10 {p10:.3}",
+                    i.estimate, i.low, i.high
+                );
+                let [estimate, low, tenth] = PLAN_BARS;
+                if i.estimate < estimate || (*spread && (i.low < low || p10 < tenth)) {
+                    below.push(format!("{c} {piece} {title} {text}"));
+                    return format!("**{text}**");
+                }
+                text
+            });
+            body.push(line(&[c, piece, &code(chosen)], cells));
+        }
+    }
+    if body.is_empty() {
+        return Vec::new();
+    }
+    let titles: Vec<_> = PLAN_COLUMNS.iter().map(|(_, t, _)| *t).collect();
+    let head = format!("build|piece|plan's single lookups|{}", titles.join("|"));
+    if below.is_empty() {
+        below.push("none".to_owned());
+    }
+    let [estimate, low, tenth] = PLAN_BARS;
+    vec![
+        format!(
+            "## The free functions against their plan's backend
+
+The `hq` row over the row of the \
+             backend the build's plan runs for the piece's single lookups (which backend that is \
+             is the choice's business; this table is the call's cost): the paired ratio, its 95 % \
+             interval, and the 10th percentile (`p10`) of the per-process ratios, each process's \
+             median round (each process links a code layout of its own). **Bold** misses a bar: \
+             the ratio below {estimate:.2}, or (but in the arrays column, table-bound and far \
+             noisier) the interval's low end below {low:.2} or p10 below {tenth:.2}."
+        ),
+        table(&head, body, 3),
+        format!("Below a bar: {}.", below.join("; ")),
+    ]
+}
+
 /// The peer crates in the build where each is fastest (issue 13: a peer is
 /// shown at its best, with the build named), and its native figure over its
 /// default-build one. A crate's variants (cozy-chess's black magic and PEXT,
@@ -737,6 +833,88 @@ mod tests {
         assert_eq!(
             table,
             "| row | figure |\n|-----|-------:|\n| `a` |      1 |"
+        );
+    }
+
+    /// The plan table marks a cell whose ratio and interval are fine but
+    /// four processes in thirty (code layouts) run the free functions in a
+    /// slow mode, and leaves a cell alone whose every process is level.
+    #[test]
+    fn the_plan_table_marks_a_slow_layout_and_spares_a_level_cell() {
+        use hq_bench_format::{Figure, ProcessSamples, Results};
+        let plan = hq::Plan::all(hq::Backend::Pext).to_string();
+        let mut r: Results = serde_json::from_str(&format!(
+            r#"{{"schema": 3, "quick": false, "rustc": "rustc", "git_commit": "abc",
+            "date": "2026-01-01T00:00:00Z", "total_seconds": 1, "statistic": "median",
+            "cpu": {{"id": "synthetic", "vendor": "AMD", "model_name": "test", "family": 25,
+                "model": 17, "stepping": 1, "features": {{}}}},
+            "configs": [{{"name": "runtime", "description": "", "rustflags": "",
+                "cargo_args": [], "skip_reason": null, "build_seconds": 0, "run_seconds": 0,
+                "meta": {{"mode": "run-time", "class": "test", "inputs": 4096,
+                    "checked_cases": 1, "plan": "{plan}",
+                    "choice": {{"single": "pext", "batch": "pext", "setwise": "pext"}},
+                    "rows": [{{"name": "pext", "label": "", "kind": "backend"}},
+                        {{"name": "hq", "label": "", "kind": "facade"}}], "skipped": []}}}}],
+            "figures": [], "perft": [], "perft_note": null}}"#
+        ))
+        .expect("a synthetic run");
+        // Thirty processes of four rounds; `slow` ns per iteration more in
+        // the first four (each round of a process shares its moves).
+        let figure = |row: &str, workload: &str, slow: f64| {
+            let per_process = (0..30u32)
+                .map(|p| {
+                    let level = 1000.0 + if p < 4 { slow } else { 0.0 };
+                    let rounds = (0..4u32)
+                        .map(|k| level * (1.0 + 0.01 * f64::from(k)))
+                        .collect();
+                    ProcessSamples(p, rounds)
+                })
+                .collect();
+            Figure {
+                config: "runtime".into(),
+                row: row.into(),
+                piece: "queen".into(),
+                workload: workload.into(),
+                lookups_per_iter: 4096,
+                samples: 120,
+                ns_per_iter: 1000.0,
+                ns_per_iter_median: 1000.0,
+                mlookups_per_s: 4096.0,
+                ns_per_lookup: 1000.0 / 4096.0,
+                ratio_to_pext: None,
+                spread: 0.0,
+                interval: None,
+                ratio_interval: None,
+                unresolved: None,
+                per_process,
+            }
+        };
+        r.figures = vec![
+            figure("pext", "throughput", 0.0),
+            figure("hq", "throughput", 0.0),
+            figure("pext", "cache", 0.0),
+            figure("hq", "cache", 400.0),
+        ];
+        let md = super::facade_against_plan(&r).join("\n");
+        println!("{md}");
+        let row = md
+            .lines()
+            .find(|l| l.starts_with("| runtime | queen"))
+            .expect("a queen row");
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        assert_eq!(cells[3], "`pext`", "{row}");
+        assert!(
+            cells[4].starts_with("1.000 (1.000–1.000), p10 1.000"),
+            "{row}"
+        );
+        // The median and its interval hold 1; the tenth percentile does not.
+        assert!(
+            cells[5].starts_with("**1.000 (1.000–1.000), p10 0.71"),
+            "{row}"
+        );
+        assert!(
+            md.contains("Below a bar: runtime queen cache pressure"),
+            "{md}"
         );
     }
 }

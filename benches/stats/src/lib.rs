@@ -59,6 +59,17 @@ pub fn median(v: &mut [f64]) -> f64 {
     (lower + upper) / 2.0
 }
 
+/// The `q` quantile of `v` (0.1: the 10th percentile), interpolated
+/// linearly between the order statistics; NaN if empty.
+pub fn percentile(v: &[f64], q: f64) -> f64 {
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    let mut sorted = v.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    quantile(&sorted, q)
+}
+
 /// The `q` quantile of sorted `v`, interpolated linearly.
 fn quantile(sorted: &[f64], q: f64) -> f64 {
     let at = (sorted.len() - 1) as f64 * q;
@@ -394,6 +405,15 @@ pub fn choose<K: Ord>(n: usize, levels: &[Evidence], tie_break: impl Fn(usize) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn percentiles_interpolate_between_order_statistics() {
+        let v: Vec<f64> = (1..=11).rev().map(f64::from).collect();
+        assert_eq!(percentile(&v, 0.1), 2.0);
+        assert_eq!(percentile(&v, 0.5), 6.0);
+        assert_eq!(percentile(&[1.0, 2.0], 0.5), 1.5);
+        assert!(percentile(&[], 0.1).is_nan());
+    }
 
     #[test]
     fn medians_of_odd_even_and_empty_sets() {
