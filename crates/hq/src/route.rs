@@ -6,6 +6,9 @@
 //! a constant (one arm, no load); the others are read from
 //! [`crate::installed`].
 
+#[cfg(feature = "std")]
+mod cold;
+
 use crate::dispatch::{Arms, Kernel, dispatch, inlined_backend};
 use crate::kernels::{Caller, LineLookup, SINGLE, Setwise, Single};
 #[cfg(feature = "std")]
@@ -83,7 +86,11 @@ pub(crate) fn single(slider: Slider, sq: Square, occupancy: Bitboard) -> Bitboar
         }
         // A tagged word never names the keyed backend (its words are
         // keys): without its arm, no second copy of it at every call site.
-        run(word as u8, kernel, Arms::Unkeyed)
+        // SAFETY: the installed indexes are checked ones (or UNDECIDED: no arm).
+        match unsafe { dispatch(word as u8, kernel, Arms::Unkeyed) } {
+            Ok(attacks) => attacks,
+            Err(Single(slider, sq, occupancy)) => cold::single(slider, sq, occupancy),
+        }
     }
     #[cfg(not(feature = "std"))]
     unreachable!("a build without std fixes every cell")
