@@ -232,16 +232,28 @@ pub const CLASSES: &[ClassChoice] = &[
             Slider::Bishop,
             ScalarRankDiagonal,
         ),
-        evidence: "measured: benches/results/amd-epyc-f19-m11-s1 (Zen 4, commit e3b6525; each \
+        evidence: "measured: benches/results/amd-epyc-f19-m11-s1 (Zen 4, commit 875092d; each \
                    cell the decision of its matrix.md: backends compared by paired intervals \
                    over fresh processes and code layouts, runtime build; single lookups by the \
                    hash perft, then the engine-shaped loop)",
         measured_on: &["amd-epyc-f19-m11-s1"],
         // `hybrid-avx512-pext`'s set-wise calls are `avx512`'s fill code.
+        // Single lookups: the hash perft ties `pext` with the AVX2 kernels,
+        // and the free functions key `pext`.
         ties: &{
             let [rook, bishop, queen] = Tie::each_piece(Entry::Setwise, &[HybridAvx512Pext]);
+            let [single_rook, single_bishop, single_queen] =
+                Tie::each_piece(Entry::Single, &[Avx2, HybridAvx2Pext]);
             let chains = Tie::new(Entry::Latency, Slider::Bishop, &[ScalarRankTable]);
-            [chains, rook, bishop, queen]
+            [
+                chains,
+                rook,
+                bishop,
+                queen,
+                single_rook,
+                single_bishop,
+                single_queen,
+            ]
         },
     },
     ClassChoice {
@@ -424,13 +436,7 @@ const X86_64_PORTABLE: ClassChoice = ClassChoice {
         Tie::new(
             Entry::Setwise,
             Slider::Queen,
-            &[
-                Classic,
-                ReverseBitboards,
-                ScalarRankTable,
-                ScalarReverse,
-                XopModel,
-            ],
+            &[ReverseBitboards, ScalarRankTable, ScalarReverse, XopModel],
         ),
     ],
     ..any(
