@@ -566,9 +566,10 @@ const PLAN_COLUMNS: [(&str, &str, bool); 4] = [
     ("engine-arrays", "engine arrays 100k", false),
 ];
 
-/// The `hq` row of each build that chooses at run time against the row of the backend that plan runs for the piece's single
-/// lookups: the paired ratio with its interval, and the 10th percentile of
-/// its per-process ratios. A cell below any of [`PLAN_BARS`] is marked.
+/// The `hq` row of each build that chooses at run time against the row of
+/// the backend its plan runs for the piece's single lookups: the paired
+/// ratio with its interval, and the 10th percentile of its per-process
+/// ratios. A cell below any of [`PLAN_BARS`] is marked.
 fn facade_against_plan(r: &Results) -> Vec<String> {
     let (mut body, mut below) = (Vec::new(), Vec::new());
     for (c, meta) in metas(r) {
