@@ -17,6 +17,7 @@
 
 use clap::Parser;
 use hq::{Backend, Bitboard, SliderAttacks, Square, WithBackend};
+use hq_bench_stats::median;
 use std::time::Instant;
 
 /// Chess_Movegen's loop on `hq`.
@@ -118,6 +119,13 @@ fn main() {
             .map(|b| b.name().to_owned()),
     );
     if !args.rows.is_empty() {
+        if let Some(unknown) = args.rows.iter().find(|r| !rows.contains(r)) {
+            eprintln!(
+                "movegen_loop: no row {unknown:?} here; the rows: {}",
+                rows.join(", ")
+            );
+            std::process::exit(2);
+        }
         rows.retain(|r| args.rows.contains(r));
     }
     let reference = mlu(&inputs, hq::reference::queen_attacks);
@@ -139,18 +147,11 @@ fn main() {
     let first = rows.first().map_or("", String::as_str);
     println!("{:<24} {:>9}   ÷ {first} (paired)", "row", "MQueens/s");
     for (row, own) in rows.iter().zip(&rates) {
-        let paired = own.iter().zip(&rates[0]).map(|(r, f)| r / f).collect();
+        let mut paired: Vec<f64> = own.iter().zip(&rates[0]).map(|(r, f)| r / f).collect();
         println!(
             "{row:<24} {:>9.1}   {:.3}",
-            median(own.clone()),
-            median(paired)
+            median(&mut own.clone()),
+            median(&mut paired)
         );
     }
-}
-
-/// The median of `values` (the mean of the middle two for an even count).
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    let n = values.len();
-    (values[(n - 1) / 2] + values[n / 2]) / 2.0
 }
