@@ -315,7 +315,8 @@ mod tests {
                 .collect(),
             ..ConfigRun::default()
         };
-        let figure = |row: &str, slow_in_second: f64| {
+        // The figures as a run makes them from its cells' samples.
+        let cell = |row: &str, slow_in_second: f64| {
             let p = pair(row, 100.0, 100.0);
             let per_process = (0..8u32)
                 .map(|id| {
@@ -329,27 +330,12 @@ mod tests {
                     ProcessSamples(id, ns)
                 })
                 .collect();
-            Figure {
-                config: "runtime".into(),
-                row: row.into(),
-                piece: "queen".into(),
-                workload: "throughput".into(),
-                lookups_per_iter: 4096,
-                samples: 24,
-                ns_per_iter: 0.0,
-                ns_per_iter_median: 0.0,
-                mlookups_per_s: 100.0,
-                ns_per_lookup: 0.0,
-                ratio_to_pext: None,
-                spread: 0.0,
-                interval: None,
-                ratio_interval: None,
-                unresolved: None,
-                per_process,
-            }
+            (format!("queen/throughput/{row}"), (4096, per_process))
         };
-        let mut figures: Vec<Figure> = (0..30).map(|i| figure(&format!("row{i}"), 1.0)).collect();
-        figures.push(figure("unlucky", 1.4));
+        let mut cells: std::collections::BTreeMap<_, _> =
+            (0..30).map(|i| cell(&format!("row{i}"), 1.0)).collect();
+        cells.extend([cell("unlucky", 1.4)]);
+        let figures = crate::results::figures("runtime", &cells).expect("figures of the samples");
         let c = layouts(&run, &figures, [0, 7]);
         assert_eq!(c.cells, 31);
         assert_eq!(c.different, 1, "{c:?}");

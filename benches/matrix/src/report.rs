@@ -842,7 +842,7 @@ mod tests {
     /// slow mode, and leaves a cell alone whose every process is level.
     #[test]
     fn the_plan_table_marks_a_slow_layout_and_spares_a_level_cell() {
-        use hq_bench_format::{Figure, ProcessSamples, Results};
+        use hq_bench_format::{ProcessSamples, Results};
         let plan = hq::Plan::all(hq::Backend::Pext).to_string();
         let mut r: Results = serde_json::from_str(&format!(
             r#"{{"schema": 3, "quick": false, "rustc": "rustc", "git_commit": "abc",
@@ -860,8 +860,9 @@ mod tests {
         ))
         .expect("a synthetic run");
         // Thirty processes of four rounds; `slow` ns per iteration more in
-        // the first four (each round of a process shares its moves).
-        let figure = |row: &str, workload: &str, slow: f64| {
+        // the first four (each round of a process shares its moves). The
+        // figures as a run makes them from its cells' samples.
+        let samples = |slow: f64| {
             let per_process = (0..30u32)
                 .map(|p| {
                     let level = 1000.0 + if p < 4 { slow } else { 0.0 };
@@ -871,31 +872,17 @@ mod tests {
                     ProcessSamples(p, rounds)
                 })
                 .collect();
-            Figure {
-                config: "runtime".into(),
-                row: row.into(),
-                piece: "queen".into(),
-                workload: workload.into(),
-                lookups_per_iter: 4096,
-                samples: 120,
-                ns_per_iter: 1000.0,
-                ns_per_iter_median: 1000.0,
-                mlookups_per_s: 4096.0,
-                ns_per_lookup: 1000.0 / 4096.0,
-                ratio_to_pext: None,
-                spread: 0.0,
-                interval: None,
-                ratio_interval: None,
-                unresolved: None,
-                per_process,
-            }
+            (4096, per_process)
         };
-        r.figures = vec![
-            figure("pext", "throughput", 0.0),
-            figure("hq", "throughput", 0.0),
-            figure("pext", "cache", 0.0),
-            figure("hq", "cache", 400.0),
-        ];
+        let cells = [
+            ("queen/throughput/pext", 0.0),
+            ("queen/throughput/hq", 0.0),
+            ("queen/cache/pext", 0.0),
+            ("queen/cache/hq", 400.0),
+        ]
+        .map(|(cell, slow)| (cell.to_owned(), samples(slow)))
+        .into();
+        r.figures = crate::results::figures("runtime", &cells).expect("figures of the samples");
         let md = super::facade_against_plan(&r).join("\n");
         println!("{md}");
         let row = md
