@@ -845,10 +845,7 @@ impl Results {
     /// calls), paired by process and round, with its interval; `None`
     /// unless both have samples.
     pub fn speed_ratio(a: &Figure, b: &Figure) -> Option<Interval> {
-        let ratios =
-            hq_bench_stats::rounds(hq_bench_stats::paired(&samples(a), &samples(b), |x, y| {
-                (a.lookups_per_iter as f64 / x) / (b.lookups_per_iter as f64 / y)
-            }));
+        let ratios = hq_bench_stats::rounds(paired_speeds(a, b));
         let seed = hq_bench_stats::seed_of(&format!("{} / {}", a.key(), b.key()));
         (!ratios.is_empty()).then(|| hq_bench_stats::bootstrap(&ratios, seed))
     }
@@ -857,10 +854,7 @@ impl Results {
     /// the median of its rounds. Each process links its own code layout, so
     /// their spread shows whether some layouts run `a` in a slow mode.
     pub fn speed_ratio_by_process(a: &Figure, b: &Figure) -> Vec<f64> {
-        let paired = hq_bench_stats::paired(&samples(a), &samples(b), |x, y| {
-            (a.lookups_per_iter as f64 / x) / (b.lookups_per_iter as f64 / y)
-        });
-        let mut rounds = hq_bench_stats::rounds(paired);
+        let mut rounds = hq_bench_stats::rounds(paired_speeds(a, b));
         rounds
             .iter_mut()
             .map(|r| hq_bench_stats::median(r))
@@ -980,6 +974,14 @@ fn compact_number_arrays(json: &str) -> String {
 /// A figure's samples as `(process, rounds)` pairs.
 fn samples(f: &Figure) -> Vec<(u32, Vec<f64>)> {
     f.per_process.iter().map(|s| (s.0, s.1.clone())).collect()
+}
+
+/// The speed of `a` over the speed of `b` in every round both have, per
+/// process (the samples are ns per iteration of their lookups).
+fn paired_speeds(a: &Figure, b: &Figure) -> Vec<(u32, Vec<f64>)> {
+    hq_bench_stats::paired(&samples(a), &samples(b), |x, y| {
+        (a.lookups_per_iter as f64 / x) / (b.lookups_per_iter as f64 / y)
+    })
 }
 
 /// Writes `bytes` to `path` through a temporary file beside it, renamed
